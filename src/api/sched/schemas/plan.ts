@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { OptNumber, OptString, StringList, list, map } from './common';
+import { AllocMetricSchema } from './allocation';
+import { EvaluationSchema } from './evaluation';
+
+/** Type: seen `Added`, `Edited`; Nomad also sends `Deleted` and `None`. Open string. */
+export const FieldDiffSchema = z.looseObject({
+  Type: OptString,
+  Name: OptString,
+  Old: OptString,
+  New: OptString,
+  Annotations: StringList,
+});
+export type FieldDiff = z.infer<typeof FieldDiffSchema>;
+
+export interface ObjectDiff {
+  Type?: string;
+  Name?: string;
+  Fields?: FieldDiff[] | null;
+  Objects?: ObjectDiff[] | null;
+  [k: string]: unknown;
+}
+
+// Object diffs nest to any depth; the explicit interface keeps the recursive type readable.
+export const ObjectDiffSchema: z.ZodType<ObjectDiff> = z.looseObject({
+  Type: OptString,
+  Name: OptString,
+  Fields: list(FieldDiffSchema),
+  get Objects() {
+    return z.array(ObjectDiffSchema).nullish();
+  },
+});
+
+export const TaskDiffSchema = z.looseObject({
+  Type: OptString,
+  Name: OptString,
+  Fields: list(FieldDiffSchema),
+  Objects: list(ObjectDiffSchema),
+  Annotations: StringList,
+});
+export type TaskDiff = z.infer<typeof TaskDiffSchema>;
+
+export const TaskGroupDiffSchema = z.looseObject({
+  Type: OptString,
+  Name: OptString,
+  Fields: list(FieldDiffSchema),
+  Objects: list(ObjectDiffSchema),
+  Tasks: list(TaskDiffSchema),
+  Updates: map(z.number()),
+});
+export type TaskGroupDiff = z.infer<typeof TaskGroupDiffSchema>;
+
+export const JobDiffSchema = z.looseObject({
+  Type: OptString,
+  ID: OptString,
+  Fields: list(FieldDiffSchema),
+  Objects: list(ObjectDiffSchema),
+  TaskGroups: list(TaskGroupDiffSchema),
+});
+export type JobDiff = z.infer<typeof JobDiffSchema>;
+
+export const DesiredUpdatesSchema = z.looseObject({
+  Ignore: OptNumber,
+  Place: OptNumber,
+  Migrate: OptNumber,
+  Stop: OptNumber,
+  InPlaceUpdate: OptNumber,
+  DestructiveUpdate: OptNumber,
+  Canary: OptNumber,
+  Preemptions: OptNumber,
+  Reconnect: OptNumber,
+  RescheduleNow: OptNumber,
+  RescheduleLater: OptNumber,
+  Disconnect: OptNumber,
+});
+export type DesiredUpdates = z.infer<typeof DesiredUpdatesSchema>;
+
+export const PlanAnnotationsSchema = z.looseObject({
+  DesiredTGUpdates: map(DesiredUpdatesSchema),
+  PreemptedAllocs: list(z.looseObject({ ID: OptString })),
+});
+export type PlanAnnotations = z.infer<typeof PlanAnnotationsSchema>;
+
+export const JobPlanResponseSchema = z.looseObject({
+  Index: OptNumber,
+  JobModifyIndex: OptNumber,
+  CreatedEvals: list(EvaluationSchema),
+  Diff: JobDiffSchema.nullish(),
+  Annotations: PlanAnnotationsSchema.nullish(),
+  FailedTGAllocs: map(AllocMetricSchema.nullable()),
+  NextPeriodicLaunch: z.string().nullish(),
+  Warnings: OptString,
+});
+export type JobPlanResponse = z.infer<typeof JobPlanResponseSchema>;
