@@ -1,0 +1,3 @@
+export { Store } from './store';
+export type { Txn } from './txn';
+export type { StoreOptions, Indexed, WatchSpec, Change, Commit } from './types';
