@@ -4,11 +4,16 @@
  * the field and the rule, or undefined; callers decide whether that becomes a RequestValidationError or a 400.
  */
 
+import { DurationError, formatDuration, nsToMs, parseDuration } from '../duration';
+
 export interface RuleViolation {
   /** Dotted path of the offending field, e.g. `NamespaceRules[0].BindNamespace`. */
   field: string;
   /** Short machine-readable rule name, e.g. `dns-label`. */
   rule: string;
+  /** What the rule demands, without the field name (`must be a valid DNS hostname label ...`). */
+  detail: string;
+  /** `<field>: <detail>`, ready to show. */
   message: string;
 }
 
@@ -24,42 +29,17 @@ export const MAX_TOKEN_TTL_MS = 24 * 60 * 60_000;
 export const TOKEN_LOCALITIES = ['', 'local', 'global'] as const;
 export const MESH_GATEWAY_MODES = ['', 'none', 'local', 'remote'] as const;
 
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  'µs': 1e-3, // U+00B5 micro sign
-  'μs': 1e-3, // U+03BC Greek mu; Go accepts both
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-const DURATION_PART_RE = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
-
 /**
  * Parses a Go duration string (`60s`, `1m`, `1h30m`, `1.5h`, `300ms`, `0`) to milliseconds.
- * Returns undefined when the text is not a Go duration, so callers can name the field in their own message.
+ * Returns undefined instead of throwing, so callers can name the field in their own message.
  */
-export function parseDuration(text: string): number | undefined {
-  let rest = text;
-  let sign = 1;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    sign = rest.startsWith('-') ? -1 : 1;
-    rest = rest.slice(1);
+export function parseDurationMs(text: string): number | undefined {
+  try {
+    return parseDuration(text);
+  } catch (err) {
+    if (err instanceof DurationError) return undefined;
+    throw err;
   }
-  // Go accepts a bare zero without a unit and nothing else unit-less.
-  if (rest === '0') return 0;
-  if (rest === '') return undefined;
-  let total = 0;
-  while (rest.length > 0) {
-    const m = DURATION_PART_RE.exec(rest);
-    if (!m) return undefined;
-    const [whole, num, unit] = m;
-    total += Number(num) * (UNIT_MS[unit as string] as number);
-    rest = rest.slice(whole.length);
-  }
-  return sign * total;
 }
 
 /**
@@ -67,41 +47,13 @@ export function parseDuration(text: string): number | undefined {
  * (how encoding/json writes a bare time.Duration). Returns milliseconds, or undefined when unusable.
  */
 export function durationToMs(value: unknown): number | undefined {
-  if (typeof value === 'string') return parseDuration(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return value / 1e6;
+  if (typeof value === 'string') return parseDurationMs(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return nsToMs(value);
   return undefined;
 }
 
-/** Renders milliseconds the way Go's Duration.String() does (`5m0s`, `1h30m0s`, `1.5s`, `300ms`, `0s`). */
-export function formatDuration(ms: number): string {
-  let ns = Math.round(ms * 1e6);
-  if (ns === 0) return '0s';
-  const neg = ns < 0;
-  ns = Math.abs(ns);
-  let out: string;
-  if (ns < 1e9) {
-    if (ns < 1e3) out = `${ns}ns`;
-    else if (ns < 1e6) out = `${trimFraction(ns, 1e3)}µs`;
-    else out = `${trimFraction(ns, 1e6)}ms`;
-  } else {
-    const h = Math.floor(ns / 3.6e12);
-    const m = Math.floor((ns % 3.6e12) / 6e10);
-    const s = trimFraction(ns % 6e10, 1e9);
-    out = h > 0 ? `${h}h${m}m${s}s` : m > 0 ? `${m}m${s}s` : `${s}s`;
-  }
-  return neg ? `-${out}` : out;
-}
-
-function trimFraction(value: number, unit: number): string {
-  const whole = Math.floor(value / unit);
-  const frac = value % unit;
-  if (frac === 0) return String(whole);
-  const digits = String(unit).length - 1;
-  return `${whole}.${String(frac).padStart(digits, '0').replace(/0+$/, '')}`;
-}
-
-function violation(field: string, rule: string, message: string): RuleViolation {
-  return { field, rule, message: `${field}: ${message}` };
+function violation(field: string, rule: string, detail: string): RuleViolation {
+  return { field, rule, detail, message: `${field}: ${detail}` };
 }
 
 export function checkRequired(field: string, value: unknown): RuleViolation | undefined {
@@ -136,7 +88,11 @@ export function checkAuthMethodName(field: string, value: unknown): RuleViolatio
 export function checkDuration(field: string, value: unknown): RuleViolation | undefined {
   if (value === undefined || value === null) return undefined;
   if (durationToMs(value) === undefined) {
-    return violation(field, 'duration', `must be a duration such as "60s", "5m" or "1h30m"; got ${show(value)}`);
+    return violation(
+      field,
+      'duration',
+      `must be a duration such as "60s", "5m" or "1h30m"; got ${show(value)}`,
+    );
   }
   return undefined;
 }
@@ -144,7 +100,11 @@ export function checkDuration(field: string, value: unknown): RuleViolation | un
 /**
  * MaxTokenTTL: zero (unset) is allowed except for `oidc` methods; otherwise between 1 minute and 24 hours.
  */
-export function checkMaxTokenTtl(field: string, value: unknown, methodType: unknown): RuleViolation | undefined {
+export function checkMaxTokenTtl(
+  field: string,
+  value: unknown,
+  methodType: unknown,
+): RuleViolation | undefined {
   const bad = checkDuration(field, value);
   if (bad) return bad;
   const ms = value === undefined || value === null ? 0 : (durationToMs(value) as number);
@@ -164,7 +124,11 @@ export function checkMaxTokenTtl(field: string, value: unknown, methodType: unkn
   return undefined;
 }
 
-export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): RuleViolation | undefined {
+export function checkOneOf(
+  field: string,
+  value: unknown,
+  allowed: readonly string[],
+): RuleViolation | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !allowed.includes(value)) {
     const list = allowed.map((a) => JSON.stringify(a)).join(', ');
@@ -174,16 +138,28 @@ export function checkOneOf(field: string, value: unknown, allowed: readonly stri
 }
 
 /** A body Name on update is optional, but when present it must equal the name in the path. */
-export function checkNameMatchesPath(field: string, bodyName: unknown, pathName: string): RuleViolation | undefined {
+export function checkNameMatchesPath(
+  field: string,
+  bodyName: unknown,
+  pathName: string,
+): RuleViolation | undefined {
   if (bodyName === undefined || bodyName === null || bodyName === '') return undefined;
   if (bodyName !== pathName) {
-    return violation(field, 'matches-path', `must match the name in the path ${show(pathName)}; got ${show(bodyName)}`);
+    return violation(
+      field,
+      'matches-path',
+      `must match the name in the path ${show(pathName)}; got ${show(bodyName)}`,
+    );
   }
   return undefined;
 }
 
 /** Type is immutable: a body Type on update must equal the stored one (server side; the client cannot know it). */
-export function checkTypeUnchanged(field: string, bodyType: unknown, existingType: string): RuleViolation | undefined {
+export function checkTypeUnchanged(
+  field: string,
+  bodyType: unknown,
+  existingType: string,
+): RuleViolation | undefined {
   if (bodyType === undefined || bodyType === null || bodyType === '') return undefined;
   if (bodyType !== existingType) {
     return violation(field, 'immutable', `cannot change from ${show(existingType)} to ${show(bodyType)}`);

@@ -58,7 +58,9 @@ export const AuthMethodCreateRequestSchema = z.looseObject({
   TokenLocality: TokenLocalitySchema.optional(),
   Config: AuthMethodConfigSchema,
   Namespace: z.string().optional(),
-  NamespaceRules: z.array(z.looseObject({ Selector: z.string().optional(), BindNamespace: z.string() })).optional(),
+  NamespaceRules: z
+    .array(z.looseObject({ Selector: z.string().optional(), BindNamespace: z.string() }))
+    .optional(),
 });
 export type AuthMethodCreateRequest = z.infer<typeof AuthMethodCreateRequestSchema>;
 

@@ -34,7 +34,9 @@ export type ServiceResolverFailover = z.infer<typeof ServiceResolverFailoverSche
 
 export const LoadBalancerSchema = z.looseObject({
   Policy: maybe(z.string()),
-  RingHashConfig: maybe(z.looseObject({ MinimumRingSize: maybe(z.number()), MaximumRingSize: maybe(z.number()) })),
+  RingHashConfig: maybe(
+    z.looseObject({ MinimumRingSize: maybe(z.number()), MaximumRingSize: maybe(z.number()) }),
+  ),
   LeastRequestConfig: maybe(z.looseObject({ ChoiceCount: maybe(z.number()) })),
   HashPolicies: maybe(z.array(z.looseObject({}))),
 });

@@ -35,5 +35,7 @@ export const NamespaceCreateRequestSchema = z.looseObject({
 });
 export type NamespaceCreateRequest = z.infer<typeof NamespaceCreateRequestSchema>;
 
-export const NamespaceUpdateRequestSchema = NamespaceCreateRequestSchema.extend({ Name: z.string().optional() });
+export const NamespaceUpdateRequestSchema = NamespaceCreateRequestSchema.extend({
+  Name: z.string().optional(),
+});
 export type NamespaceUpdateRequest = z.infer<typeof NamespaceUpdateRequestSchema>;
