@@ -24,8 +24,11 @@ export function acquireLock(dir: string): () => void {
       }
       const holder = readHolder(file);
       if (holder !== undefined && isAlive(holder)) {
-        const who = holder === process.pid ? `this process (pid ${holder}) already has it open` : `pid ${holder}`;
-        throw new Error(`store: data dir ${dir} is locked by another agent: ${who}. Stop it or use another data dir.`);
+        const who =
+          holder === process.pid ? `this process (pid ${holder}) already has it open` : `pid ${holder}`;
+        throw new Error(
+          `store: data dir ${dir} is locked by another agent: ${who}. Stop it or use another data dir.`,
+        );
       }
       // The holder is gone (crash, kill -9): the lock is stale.
       fs.rmSync(file, { force: true });

@@ -26,7 +26,8 @@ export function encodeSnapshot(index: number, tables: Iterable<Table>): string {
   const tparts: string[] = [];
   for (const t of tables) {
     const rows: string[] = [];
-    for (const [key, row] of t.rows) rows.push(`[${JSON.stringify(key)},${row.version},${JSON.stringify(row.value)}]`);
+    for (const [key, row] of t.rows)
+      rows.push(`[${JSON.stringify(key)},${row.version},${JSON.stringify(row.value)}]`);
     tparts.push(
       `{"name":${JSON.stringify(t.name)},"index":${t.index},"floor":${t.prunedFloor},"rows":[${rows.join(',')}]}`,
     );
@@ -92,7 +93,8 @@ export function readSnapshot(dir: string): Snapshot | undefined {
     return fail(`invalid JSON (${(err as Error).message})`);
   }
   const snap = parsed as Partial<Snapshot>;
-  if (snap.v !== FORMAT_VERSION) fail(`unknown format version ${String(snap.v)} (this build reads ${FORMAT_VERSION})`);
+  if (snap.v !== FORMAT_VERSION)
+    fail(`unknown format version ${String(snap.v)} (this build reads ${FORMAT_VERSION})`);
   if (!Number.isSafeInteger(snap.index) || !Array.isArray(snap.tables)) fail('missing index or tables');
   for (const t of snap.tables!) {
     const ok =

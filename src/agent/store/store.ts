@@ -32,7 +32,9 @@ export class Store {
   private constructor(opts: StoreOptions) {
     const every = opts.compactEvery ?? DEFAULT_COMPACT_EVERY;
     if (!Number.isSafeInteger(every) || every < 1) {
-      throw new RangeError(`store: compactEvery must be a positive integer, got ${String(opts.compactEvery)}`);
+      throw new RangeError(
+        `store: compactEvery must be a positive integer, got ${String(opts.compactEvery)}`,
+      );
     }
     this.compactEvery = every;
     this.reportError = opts.onError ?? ((err) => console.error('store:', err));
@@ -100,7 +102,8 @@ export class Store {
    */
   write<R>(fn: (tx: Txn) => R): { result: R; index: number } {
     if (this.closed) throw new Error('store: write on a closed store');
-    if (this.writing) throw new Error('store: write() called inside another write(); use the transaction you have');
+    if (this.writing)
+      throw new Error('store: write() called inside another write(); use the transaction you have');
     const tx = new TxnImpl(this.current + 1, (name) => this.tables.get(name));
     let result: R;
     this.writing = true;
@@ -166,7 +169,8 @@ export class Store {
    */
   waitFor(watch: WatchSpec, minIndex: number, timeoutMs: number, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.closed || timeoutMs <= 0 || this.changedSince(watch, minIndex)) return Promise.resolve(this.current);
+    if (this.closed || timeoutMs <= 0 || this.changedSince(watch, minIndex))
+      return Promise.resolve(this.current);
     return this.watchers.wait(watch, timeoutMs, () => this.current, signal);
   }
 
@@ -281,5 +285,9 @@ function isSnapshotRow(row: unknown): row is [string, number, object] {
 }
 
 function isThenable(x: unknown): boolean {
-  return x !== null && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
+  return (
+    x !== null &&
+    (typeof x === 'object' || typeof x === 'function') &&
+    typeof (x as { then?: unknown }).then === 'function'
+  );
 }

@@ -13,7 +13,9 @@ export function storedCopy(table: string, key: string, value: object): StoredCop
   try {
     json = JSON.stringify(value);
   } catch (err) {
-    throw new TypeError(`store: value for ${table}/${key} is not JSON-serializable: ${(err as Error).message}`);
+    throw new TypeError(
+      `store: value for ${table}/${key} is not JSON-serializable: ${(err as Error).message}`,
+    );
   }
   if (json === undefined) throw new TypeError(`store: value for ${table}/${key} is not JSON-serializable`);
   const parsed: unknown = JSON.parse(json);

@@ -73,7 +73,8 @@ export class TxnImpl implements Txn {
 
   put<T extends object>(table: string, key: string, value: T): T & Required<Indexed> {
     this.check();
-    if (Array.isArray(value)) throw new TypeError(`store: put(${table}/${key}) needs a plain object, not an array`);
+    if (Array.isArray(value))
+      throw new TypeError(`store: put(${table}/${key}) needs a plain object, not an array`);
     const prev = this.lookup(table, key) as Indexed | undefined;
     const createIndex = typeof prev?.CreateIndex === 'number' ? prev.CreateIndex : this.index;
     const copy = storedCopy(table, key, { ...value, CreateIndex: createIndex, ModifyIndex: this.index });
@@ -100,7 +101,8 @@ export class TxnImpl implements Txn {
   }
 
   private pendingFor(table: string, key: string): Map<string, Pending> {
-    if (typeof table !== 'string' || table === '') throw new TypeError('store: table name must be a non-empty string');
+    if (typeof table !== 'string' || table === '')
+      throw new TypeError('store: table name must be a non-empty string');
     if (typeof key !== 'string') throw new TypeError(`store: key in ${table} must be a string`);
     let m = this.overlay.get(table);
     if (!m) this.overlay.set(table, (m = new Map()));
@@ -109,6 +111,7 @@ export class TxnImpl implements Txn {
 
   private check(): void {
     // A transaction captured by an async callback must not write after commit: it would bypass the index.
-    if (!this.open) throw new Error('store: transaction already finished (write() callbacks must be synchronous)');
+    if (!this.open)
+      throw new Error('store: transaction already finished (write() callbacks must be synchronous)');
   }
 }

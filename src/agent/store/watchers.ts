@@ -31,7 +31,12 @@ export class WatchRegistry {
    * Resolves with `currentIndex()` when a commit touching `spec` is announced through {@link notify}, when
    * `timeoutMs` passes, or when {@link wakeAll} runs; rejects with the signal's reason on abort.
    */
-  wait(spec: WatchSpec, timeoutMs: number, currentIndex: () => number, signal?: AbortSignal): Promise<number> {
+  wait(
+    spec: WatchSpec,
+    timeoutMs: number,
+    currentIndex: () => number,
+    signal?: AbortSignal,
+  ): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const finish = (): void => {
         clearTimeout(timer);
@@ -49,7 +54,10 @@ export class WatchRegistry {
           resolve(index);
         },
       };
-      const timer = setTimeout(() => waiter.settle(currentIndex()), Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS));
+      const timer = setTimeout(
+        () => waiter.settle(currentIndex()),
+        Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.add(waiter);
     });
@@ -104,7 +112,8 @@ export class WatchRegistry {
 
   private tableWaiters(table: string, create: boolean): TableWaiters | undefined {
     let tw = this.tables.get(table);
-    if (!tw && create) this.tables.set(table, (tw = { whole: new Set(), byKey: new Map(), byPrefix: new Map() }));
+    if (!tw && create)
+      this.tables.set(table, (tw = { whole: new Set(), byKey: new Map(), byPrefix: new Map() }));
     return tw;
   }
 }

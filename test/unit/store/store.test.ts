@@ -64,7 +64,9 @@ describe('Store index and transactions', () => {
   });
 
   it('sets CreateIndex on creation, keeps it on update, and sets ModifyIndex to the commit index', () => {
-    const first = store.write((tx) => tx.put<Job>('jobs', 'web', { ID: 'web', CreateIndex: 999, ModifyIndex: 999 }));
+    const first = store.write((tx) =>
+      tx.put<Job>('jobs', 'web', { ID: 'web', CreateIndex: 999, ModifyIndex: 999 }),
+    );
     expect(first.result).toMatchObject({ ID: 'web', CreateIndex: 2, ModifyIndex: 2 });
     store.write((tx) => tx.put('other', 'x', { ID: 'x' }));
     const second = store.write((tx) => tx.put<Job>('jobs', 'web', { ID: 'web', Status: 'running' }));
@@ -101,9 +103,16 @@ describe('Store index and transactions', () => {
 
   it('keeps values JSON-shaped, as they would be after a restart', () => {
     store.write((tx) => tx.put('jobs', 'a', { ID: 'a', When: new Date(0), Gone: undefined }));
-    expect(store.get('jobs', 'a')).toEqual({ ID: 'a', When: '1970-01-01T00:00:00.000Z', CreateIndex: 2, ModifyIndex: 2 });
+    expect(store.get('jobs', 'a')).toEqual({
+      ID: 'a',
+      When: '1970-01-01T00:00:00.000Z',
+      CreateIndex: 2,
+      ModifyIndex: 2,
+    });
     expect(Object.keys(store.get<object>('jobs', 'a')!)).not.toContain('Gone');
-    expect(() => store.write((tx) => tx.put('jobs', 'b', { n: BigInt(1) }))).toThrow(/jobs\/b is not JSON-serializable/);
+    expect(() => store.write((tx) => tx.put('jobs', 'b', { n: BigInt(1) }))).toThrow(
+      /jobs\/b is not JSON-serializable/,
+    );
     expect(store.index).toBe(2);
   });
 
@@ -130,7 +139,14 @@ describe('Store index and transactions', () => {
     store.write((tx) => {
       for (const k of ['ns2/b', 'ns1/b', 'ns10/a', 'ns1/a', 'Z', 'ns1']) tx.putRaw('t', k, { k });
     });
-    expect(store.list<{ k: string }>('t').map((r) => r.k)).toEqual(['Z', 'ns1', 'ns1/a', 'ns1/b', 'ns10/a', 'ns2/b']);
+    expect(store.list<{ k: string }>('t').map((r) => r.k)).toEqual([
+      'Z',
+      'ns1',
+      'ns1/a',
+      'ns1/b',
+      'ns10/a',
+      'ns2/b',
+    ]);
     expect(store.list<{ k: string }>('t', { prefix: 'ns1/' }).map((r) => r.k)).toEqual(['ns1/a', 'ns1/b']);
     expect(store.list('t', { prefix: 'zz' })).toEqual([]);
     expect(store.list('missing')).toEqual([]);
@@ -237,7 +253,12 @@ describe('Store index and transactions', () => {
     expect(perList).toBeLessThan(10);
     // An interleaved write keeps the order without a full re-sort.
     store.write((tx) => tx.put('allocs', '00000a', { ID: '00000a' }));
-    expect(store.list<{ ID: string }>('allocs').slice(0, 2).map((a) => a.ID)).toEqual(['00000', '00000a']);
+    expect(
+      store
+        .list<{ ID: string }>('allocs')
+        .slice(0, 2)
+        .map((a) => a.ID),
+    ).toEqual(['00000', '00000a']);
     expect(store.list('allocs', { prefix: '0000' })).toHaveLength(11);
   });
 });
