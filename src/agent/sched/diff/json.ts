@@ -1,0 +1,90 @@
+/* Helpers for walking job JSON whose shape is only known loosely. */
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function asObj(v: unknown): Obj | null {
+  return isObj(v) ? v : null;
+}
+
+export function asList(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function asObjList(v: unknown): Obj[] {
+  return asList(v).filter(isObj);
+}
+
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/**
+ * Reduces a JSON value to what a Go struct would hold: omitted keys, `null`, zero scalars and empty
+ * containers all read as the zero value there, so they must compare equal here too. Keys are sorted
+ * so that the result also serves as a canonical form.
+ */
+export function normalize(v: unknown): unknown {
+  if (v === null || v === undefined || v === '' || v === 0 || v === false) return undefined;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return undefined;
+    return v.map((e) => normalize(e) ?? null);
+  }
+  if (isObj(v)) {
+    const out: Obj = {};
+    for (const k of Object.keys(v).sort()) {
+      const n = normalize(v[k]);
+      if (n !== undefined) out[k] = n;
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  return v;
+}
+
+function strictEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => strictEqual(x, b[i]));
+  }
+  if (isObj(a) && isObj(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && strictEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Equality as Go's reflect.DeepEqual sees the decoded structs (zero value == omitted). */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  return strictEqual(normalize(a), normalize(b));
+}
+
+/** A stable identity for a value, standing in for Nomad's hashstructure hash of a set member. */
+export function canonicalKey(v: unknown): string {
+  return JSON.stringify(normalize(v) ?? null);
+}
+
+function isSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdfff;
+}
+
+/**
+ * Orders strings as Go does (byte order of UTF-8, i.e. code point order). JavaScript's `<` compares
+ * UTF-16 code units, which disagrees for characters above U+FFFF against U+E000..U+FFFF.
+ */
+export function compareGoStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const sx = isSurrogate(x);
+    const sy = isSurrogate(y);
+    if (sx !== sy) return sx ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
