@@ -47,7 +47,7 @@ class AclResource<Obj, Req, Stub = Obj> {
     return (await this.t.send('PUT', `/v1/acl/${this.kind}`, body, this.schema, opts)).value;
   }
 
-  read(id: string, opts?: QueryOptions): Promise<Result<Obj>> {
+  async read(id: string, opts?: QueryOptions): Promise<Result<Obj>> {
     return this.t.get(`/v1/acl/${this.kind}/${segment('id', id)}`, this.schema, opts);
   }
 
@@ -73,7 +73,7 @@ class AclResource<Obj, Req, Stub = Obj> {
     return { value: res.value ?? [], meta: res.meta };
   }
 
-  protected readByNameAt(name: string, opts?: QueryOptions): Promise<Result<Obj>> {
+  protected async readByNameAt(name: string, opts?: QueryOptions): Promise<Result<Obj>> {
     return this.t.get(`/v1/acl/${this.kind}/name/${segment('name', name)}`, this.schema, opts);
   }
 }
@@ -89,10 +89,10 @@ export class AclPolicies extends AclResource<ACLPolicy, ACLPolicyWriteRequest, A
       ACLPolicyListEntrySchema,
     );
   }
-  readByName(name: string, opts?: QueryOptions): Promise<Result<ACLPolicy>> {
+  async readByName(name: string, opts?: QueryOptions): Promise<Result<ACLPolicy>> {
     return this.readByNameAt(name, opts);
   }
-  list(opts?: QueryOptions): Promise<Result<ACLPolicyListEntry[]>> {
+  async list(opts?: QueryOptions): Promise<Result<ACLPolicyListEntry[]>> {
     return this.listWith({}, opts);
   }
 }
@@ -101,11 +101,11 @@ export class AclRoles extends AclResource<ACLRole, ACLRoleWriteRequest> {
   constructor(t: Transport) {
     super(t, 'role', '/v1/acl/roles', ACLRoleSchema, ACLRoleWriteRequestSchema, ACLRoleSchema);
   }
-  readByName(name: string, opts?: QueryOptions): Promise<Result<ACLRole>> {
+  async readByName(name: string, opts?: QueryOptions): Promise<Result<ACLRole>> {
     return this.readByNameAt(name, opts);
   }
   /** `policy` narrows to roles linked to that policy ID. */
-  list(opts: QueryOptions & { policy?: string } = {}): Promise<Result<ACLRole[]>> {
+  async list(opts: QueryOptions & { policy?: string } = {}): Promise<Result<ACLRole[]>> {
     const { policy, ...rest } = opts;
     return this.listWith({ policy }, rest);
   }
@@ -116,10 +116,10 @@ export class AclTokens extends AclResource<ACLToken, ACLTokenWriteRequest> {
     super(t, 'token', '/v1/acl/tokens', ACLTokenSchema, ACLTokenWriteRequestSchema, ACLTokenSchema);
   }
   /** The token the request is made with. */
-  readSelf(opts?: QueryOptions): Promise<Result<ACLToken>> {
+  async readSelf(opts?: QueryOptions): Promise<Result<ACLToken>> {
     return this.t.get('/v1/acl/token/self', ACLTokenSchema, opts);
   }
-  list(
+  async list(
     opts: QueryOptions & { policy?: string; role?: string; authMethod?: string } = {},
   ): Promise<Result<ACLToken[]>> {
     const { policy, role, authMethod, ...rest } = opts;
@@ -138,7 +138,7 @@ export class AclBindingRules extends AclResource<ACLBindingRule, ACLBindingRuleW
       ACLBindingRuleSchema,
     );
   }
-  list(opts: QueryOptions & { authMethod?: string } = {}): Promise<Result<ACLBindingRule[]>> {
+  async list(opts: QueryOptions & { authMethod?: string } = {}): Promise<Result<ACLBindingRule[]>> {
     const { authMethod, ...rest } = opts;
     return this.listWith({ authmethod: authMethod }, rest);
   }

@@ -34,7 +34,7 @@ export class AuthMethods {
   }
 
   /** A missing method is a 404, raised as NotFoundError (Consul's Go client turns it into nil; see orNull). */
-  read(name: string, opts?: QueryOptions): Promise<Result<AuthMethod>> {
+  async read(name: string, opts?: QueryOptions): Promise<Result<AuthMethod>> {
     return this.t.get(`/v1/acl/auth-method/${nameSegment(name)}`, AuthMethodSchema, opts);
   }
 

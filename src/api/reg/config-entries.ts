@@ -45,7 +45,7 @@ export class ConfigEntries {
   }
 
   /** A missing entry is a 404, raised as NotFoundError (so does Consul's Go client). */
-  read<K extends ConfigEntryKind>(
+  async read<K extends ConfigEntryKind>(
     kind: K,
     name: string,
     opts?: QueryOptions,

@@ -35,7 +35,7 @@ export class Namespaces {
    * A missing namespace is raised as NotFoundError (Consul's Go client returns nil). A namespace marked for
    * deletion still reads, with DeletedAt set, until its data is gone.
    */
-  read(name: string, opts?: QueryOptions): Promise<Result<Namespace>> {
+  async read(name: string, opts?: QueryOptions): Promise<Result<Namespace>> {
     return this.t.get(`/v1/namespace/${nameSegment(name)}`, NamespaceSchema, opts);
   }
 

@@ -64,7 +64,7 @@ export class Peerings {
    * A missing peering is raised as NotFoundError (Consul's Go client returns nil). A deleted peering stays
    * readable, State TERMINATED with DeletedAt, until its imported data is gone.
    */
-  read(name: string, opts: PeeringQueryOptions = {}): Promise<Result<Peering>> {
+  async read(name: string, opts: PeeringQueryOptions = {}): Promise<Result<Peering>> {
     return this.t.get(`/v1/peering/${nameSegment(name)}`, PeeringSchema, withPartition<QueryOptions>(opts));
   }
 
