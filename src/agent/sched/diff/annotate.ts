@@ -83,7 +83,8 @@ function addAnnotation(task: TaskDiff, mark: string): void {
 function annotateTask(task: TaskDiff, group: TaskGroupDiff, kind: GroupAnnotation['kind'] | undefined): void {
   if (task.Type === 'None') return;
 
-  const wholeGroup = group.Type === 'Added' || group.Type === 'Deleted' || kind === 'create' || kind === 'destroy';
+  const wholeGroup =
+    group.Type === 'Added' || group.Type === 'Deleted' || kind === 'create' || kind === 'destroy';
   if (wholeGroup) {
     if (task.Type === 'Added') return addAnnotation(task, ANNOTATION_FORCES_CREATE);
     if (task.Type === 'Deleted') return addAnnotation(task, ANNOTATION_FORCES_DESTROY);
@@ -92,7 +93,10 @@ function annotateTask(task: TaskDiff, group: TaskGroupDiff, kind: GroupAnnotatio
   // The scheduler found nothing that forces replacement, so no task change can claim otherwise.
   if (kind === 'in-place') return addAnnotation(task, ANNOTATION_FORCES_INPLACE_UPDATE);
 
-  addAnnotation(task, taskDiffIsDestructive(task) ? ANNOTATION_FORCES_DESTRUCTIVE_UPDATE : ANNOTATION_FORCES_INPLACE_UPDATE);
+  addAnnotation(
+    task,
+    taskDiffIsDestructive(task) ? ANNOTATION_FORCES_DESTRUCTIVE_UPDATE : ANNOTATION_FORCES_INPLACE_UPDATE,
+  );
 }
 
 /**

@@ -96,7 +96,11 @@ export function destructiveUpdateReason(oldJob: JobLike, newJob: JobLike, group:
     differs('ephemeral disk', a.EphemeralDisk, b.EphemeralDisk),
     () => networkUpdated(a.Networks, b.Networks),
     () => (setEqual(combinedAffinities(oldJob, a), combinedAffinities(newJob, b)) ? null : 'affinities'),
-    differs('spreads', [...asList(oldJob.Spreads), ...asList(a.Spreads)], [...asList(newJob.Spreads), ...asList(b.Spreads)]),
+    differs(
+      'spreads',
+      [...asList(oldJob.Spreads), ...asList(a.Spreads)],
+      [...asList(newJob.Spreads), ...asList(b.Spreads)],
+    ),
     () => registryUpdated(a, b),
     () => connectServiceUpdated(a.Services, b.Services),
     differs('volume request', a.Volumes, b.Volumes),
@@ -146,7 +150,8 @@ function taskUpdated(jobA: Obj, jobB: Obj, groupA: Obj, groupB: Obj, at: Obj): s
 /** Ports compared by label, static value, mapping and host network; dynamic values are ignored. */
 function portMap(net: Obj): unknown[] {
   const ports: unknown[] = [];
-  for (const p of asObjList(net.ReservedPorts)) ports.push([str(p.Label), p.Value ?? 0, p.To ?? 0, str(p.HostNetwork)]);
+  for (const p of asObjList(net.ReservedPorts))
+    ports.push([str(p.Label), p.Value ?? 0, p.To ?? 0, str(p.HostNetwork)]);
   for (const p of asObjList(net.DynamicPorts)) ports.push([str(p.Label), -1, p.To ?? 0, str(p.HostNetwork)]);
   return ports;
 }

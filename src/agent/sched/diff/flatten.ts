@@ -15,7 +15,15 @@ function emptyFlat(): Flat {
 }
 
 /** Struct fields that are Go maps of scalars, flattened as `Name[key]`; other objects are structs. */
-const MAP_FIELDS = new Set(['Meta', 'Env', 'GetterOptions', 'GetterHeaders', 'CanaryMeta', 'TaggedAddresses', 'Target']);
+const MAP_FIELDS = new Set([
+  'Meta',
+  'Env',
+  'GetterOptions',
+  'GetterHeaders',
+  'CanaryMeta',
+  'TaggedAddresses',
+  'Target',
+]);
 
 /** Whether a struct key is flattened into `Key[...]` fields rather than diffed as a nested object. */
 export function isMapField(key: string): boolean {

@@ -9,7 +9,12 @@ import { collect, freeMapDiff, keyedDiffs, stringSetDiff, structDiff } from './o
  * sets and lists of objects are sets keyed by content. Nomad has a hand-written diff per Connect
  * struct; this follows the same shape without knowing every field.
  */
-export function genericObjectDiff(oldV: unknown, newV: unknown, name: string, contextual: boolean): ObjectDiff | null {
+export function genericObjectDiff(
+  oldV: unknown,
+  newV: unknown,
+  name: string,
+  contextual: boolean,
+): ObjectDiff | null {
   return structDiff(oldV, newV, { name, children: genericChildren }, contextual);
 }
 

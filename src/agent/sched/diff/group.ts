@@ -19,7 +19,11 @@ import { taskDiffs } from './task';
 /** Nomad's group `Consul` block is `Registry` in this API; whichever key a job uses names the diff. */
 const REGISTRY_KEYS = ['Registry', 'Consul'];
 
-export function taskGroupDiff(oldGroup: Obj | null, newGroup: Obj | null, contextual: boolean): TaskGroupDiff {
+export function taskGroupDiff(
+  oldGroup: Obj | null,
+  newGroup: Obj | null,
+  contextual: boolean,
+): TaskGroupDiff {
   let type: DiffType = 'None';
   if (oldGroup === null && newGroup !== null) type = 'Added';
   else if (newGroup === null && oldGroup !== null) type = 'Deleted';
@@ -73,7 +77,8 @@ export function spreadDiffs(oldList: unknown, newList: unknown, contextual: bool
       n,
       {
         name: 'Spread',
-        children: (a, b, ctx) => primitiveObjectSetDiff(a.SpreadTarget, b.SpreadTarget, [], 'SpreadTarget', ctx),
+        children: (a, b, ctx) =>
+          primitiveObjectSetDiff(a.SpreadTarget, b.SpreadTarget, [], 'SpreadTarget', ctx),
       },
       contextual,
     ),
@@ -81,7 +86,15 @@ export function spreadDiffs(oldList: unknown, newList: unknown, contextual: bool
 }
 
 // The scaling target and identity are derived from the job, not written by the user.
-const SCALING_FILTER = ['CreateIndex', 'ModifyIndex', 'ID', 'Type', 'Target[Job]', 'Target[Group]', 'Target[Namespace]'];
+const SCALING_FILTER = [
+  'CreateIndex',
+  'ModifyIndex',
+  'ID',
+  'Type',
+  'Target[Job]',
+  'Target[Group]',
+  'Target[Namespace]',
+];
 
 function scalingDiff(oldV: unknown, newV: unknown, contextual: boolean): ObjectDiff | null {
   return structDiff(

@@ -3,9 +3,23 @@
  * semantics of Nomad's nomad/structs/diff.go, scheduler/util.go (tasksUpdated) and
  * scheduler/annotate.go.
  */
-export type { DiffOptions, DiffType, FieldDiff, JobDiff, JobLike, ObjectDiff, TaskDiff, TaskGroupDiff } from './types';
+export type {
+  DiffOptions,
+  DiffType,
+  FieldDiff,
+  JobDiff,
+  JobLike,
+  ObjectDiff,
+  TaskDiff,
+  TaskGroupDiff,
+} from './types';
 export { diffJobs, JobDiffError, JOB_DIFF_IGNORED_FIELDS } from './job';
-export { classifyGroupUpdate, destructiveUpdateReason, jobSpecChanged, type GroupUpdateKind } from './classify';
+export {
+  classifyGroupUpdate,
+  destructiveUpdateReason,
+  jobSpecChanged,
+  type GroupUpdateKind,
+} from './classify';
 export {
   annotateTaskDiffs,
   ANNOTATION_FORCES_CREATE,

@@ -44,7 +44,11 @@ export class JobDiffError extends Error {}
  * The structural diff between two versions of a job, as Nomad's Job.Diff computes it. A null side
  * means the job is being created (old) or purged (new).
  */
-export function diffJobs(oldJob: JobLike | null, newJob: JobLike | null, opts: { contextual?: boolean } = {}): JobDiff {
+export function diffJobs(
+  oldJob: JobLike | null,
+  newJob: JobLike | null,
+  opts: { contextual?: boolean } = {},
+): JobDiff {
   const contextual = opts.contextual ?? false;
   const oldObj = oldJob === null ? null : asObj(oldJob);
   const newObj = newJob === null ? null : asObj(newJob);
@@ -52,7 +56,9 @@ export function diffJobs(oldJob: JobLike | null, newJob: JobLike | null, opts: {
     return { Type: 'None', ID: '', Fields: null, Objects: null, TaskGroups: null };
   }
   if (oldObj !== null && newObj !== null && str(oldObj.ID) !== str(newObj.ID)) {
-    throw new JobDiffError(`can not diff jobs with different IDs: ${JSON.stringify(oldObj.ID)} and ${JSON.stringify(newObj.ID)}`);
+    throw new JobDiffError(
+      `can not diff jobs with different IDs: ${JSON.stringify(oldObj.ID)} and ${JSON.stringify(newObj.ID)}`,
+    );
   }
 
   let type: DiffType = 'None';
@@ -112,7 +118,12 @@ function multiregionDiff(oldV: unknown, newV: unknown, contextual: boolean): Obj
   const b = n ?? {};
   const objects = collect(
     primitiveObjectDiff(a.Strategy, b.Strategy, [], 'Strategy', contextual),
-    keyedDiffs(a.Regions, b.Regions, (r) => str(r.Name), (x, y) => regionDiff(x, y, contextual)),
+    keyedDiffs(
+      a.Regions,
+      b.Regions,
+      (r) => str(r.Name),
+      (x, y) => regionDiff(x, y, contextual),
+    ),
   );
   return makeObjectDiff(type, 'Multiregion', [], objects);
 }

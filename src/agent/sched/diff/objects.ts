@@ -1,11 +1,26 @@
 import type { DiffType, FieldDiff, ObjectDiff } from './types';
 import { compareFieldDiffs, fieldDiff, fieldDiffs, nullIfEmpty, typeFromFields } from './fields';
 import { flattenFull, flattenPair, scalarString, type Flat } from './flatten';
-import { asList, asObj, asObjList, canonicalKey, compareGoStrings, isObj, semanticEqual, str, type Obj } from './json';
+import {
+  asList,
+  asObj,
+  asObjList,
+  canonicalKey,
+  compareGoStrings,
+  isObj,
+  semanticEqual,
+  str,
+  type Obj,
+} from './json';
 
 /* The generic object diffs every specific diff is built from (Nomad's diff.go helpers). */
 
-export function makeObjectDiff(type: DiffType, name: string, fields: FieldDiff[], objects: ObjectDiff[]): ObjectDiff {
+export function makeObjectDiff(
+  type: DiffType,
+  name: string,
+  fields: FieldDiff[],
+  objects: ObjectDiff[],
+): ObjectDiff {
   return { Type: type, Name: name, Fields: nullIfEmpty(fields), Objects: nullIfEmpty(objects) };
 }
 
@@ -111,7 +126,9 @@ export function primitiveObjectSetDiff(
   name: string,
   contextual: boolean,
 ): ObjectDiff[] {
-  return keyedDiffs(oldList, newList, canonicalKey, (o, n) => primitiveObjectDiff(o, n, filter, name, contextual));
+  return keyedDiffs(oldList, newList, canonicalKey, (o, n) =>
+    primitiveObjectDiff(o, n, filter, name, contextual),
+  );
 }
 
 function stringSet(v: unknown): Set<string> {
@@ -124,7 +141,12 @@ function stringSet(v: unknown): Set<string> {
 }
 
 /** A set of strings (datacenters, tags); each member is a field named after the set. */
-export function stringSetDiff(oldV: unknown, newV: unknown, name: string, contextual: boolean): ObjectDiff | null {
+export function stringSetDiff(
+  oldV: unknown,
+  newV: unknown,
+  name: string,
+  contextual: boolean,
+): ObjectDiff | null {
   const o = stringSet(oldV);
   const n = stringSet(newV);
   const fields: FieldDiff[] = [];
@@ -168,7 +190,12 @@ export interface StructDiffSpec {
  * A diff of a struct whose presence decides the type: Added when it appears, Deleted when it goes,
  * Edited otherwise, even when only nested children changed.
  */
-export function structDiff(oldV: unknown, newV: unknown, spec: StructDiffSpec, contextual: boolean): ObjectDiff | null {
+export function structDiff(
+  oldV: unknown,
+  newV: unknown,
+  spec: StructDiffSpec,
+  contextual: boolean,
+): ObjectDiff | null {
   const o = asObj(oldV);
   const n = asObj(newV);
   if (semanticEqual(o, n)) return null;
@@ -189,7 +216,12 @@ function isEmptyMap(v: unknown): boolean {
 }
 
 /** A free-form map (driver Config, scaling Policy, check Header): every leaf is a field. */
-export function freeMapDiff(oldV: unknown, newV: unknown, name: string, contextual: boolean): ObjectDiff | null {
+export function freeMapDiff(
+  oldV: unknown,
+  newV: unknown,
+  name: string,
+  contextual: boolean,
+): ObjectDiff | null {
   if (semanticEqual(oldV, newV)) return null;
   let type: DiffType = 'Edited';
   if (isEmptyMap(oldV)) type = 'Added';

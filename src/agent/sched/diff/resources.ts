@@ -2,7 +2,15 @@ import type { ObjectDiff } from './types';
 import { fieldDiffs } from './fields';
 import type { Flat } from './flatten';
 import { asList, asObj, canonicalKey, semanticEqual, str, type Obj } from './json';
-import { collect, keyBy, keyedDiffs, makeObjectDiff, primitiveObjectDiff, sortObjectDiffs, structDiff } from './objects';
+import {
+  collect,
+  keyBy,
+  keyedDiffs,
+  makeObjectDiff,
+  primitiveObjectDiff,
+  sortObjectDiffs,
+  structDiff,
+} from './objects';
 
 /* Resources, networks, ports and devices, named as Nomad names them. */
 
@@ -12,7 +20,8 @@ export function resourcesDiff(oldV: unknown, newV: unknown, contextual: boolean)
     newV,
     {
       name: 'Resources',
-      children: (o, n, ctx) => collect(networkResourceDiffs(o.Networks, n.Networks, ctx), devicesDiffs(o.Devices, n.Devices, ctx)),
+      children: (o, n, ctx) =>
+        collect(networkResourceDiffs(o.Networks, n.Networks, ctx), devicesDiffs(o.Devices, n.Devices, ctx)),
     },
     contextual,
   );

@@ -47,7 +47,10 @@ export function taskDiff(oldTask: Obj | null, newTask: Obj | null, contextual: b
       structDiff(
         o[key],
         n[key],
-        { name: key, children: (a, b, ctx) => collect(stringSetDiff(a.Policies, b.Policies, 'Policies', ctx)) },
+        {
+          name: key,
+          children: (a, b, ctx) => collect(stringSetDiff(a.Policies, b.Policies, 'Policies', ctx)),
+        },
         contextual,
       ),
     ),
@@ -66,7 +69,13 @@ export function taskDiff(oldTask: Obj | null, newTask: Obj | null, contextual: b
     freeMapDiff(o.CSIPluginConfig, n.CSIPluginConfig, 'CSIPluginConfig', contextual),
   );
 
-  return { Type: type, Name: name, Fields: nullIfEmpty(fields), Objects: nullIfEmpty(objects), Annotations: null };
+  return {
+    Type: type,
+    Name: name,
+    Fields: nullIfEmpty(fields),
+    Objects: nullIfEmpty(objects),
+    Annotations: null,
+  };
 }
 
 /** Tasks matched by name, sorted by name. */

@@ -17,7 +17,10 @@ function templateDiff(o: Obj | null, n: Obj | null, contextual: boolean): Object
           structDiff(
             a.ChangeScript,
             b.ChangeScript,
-            { name: 'ChangeScript', children: (x, y, c) => collect(stringSetDiff(x.Args, y.Args, 'Args', c)) },
+            {
+              name: 'ChangeScript',
+              children: (x, y, c) => collect(stringSetDiff(x.Args, y.Args, 'Args', c)),
+            },
             ctx,
           ),
         ),
