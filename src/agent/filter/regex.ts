@@ -173,8 +173,7 @@ class Translator {
   }
 
   translate(): TranslatedRegex {
-    this.leadingFlags();
-    let out = '';
+    let out = this.leadingFlags();
     while (this.i < this.cps.length) out += this.next();
     if (this.groups.length > 0) this.fail('missing closing )');
     return { source: out, flags: this.ignoreCase ? 'iu' : 'u' };
@@ -184,12 +183,12 @@ class Translator {
    * JavaScript (before ES2025 modifiers) has only whole-pattern flags, so `(?i)`, `(?m)`, `(?s)`
    * are honoured at the very start, and `(?i:...)` when it spans the whole pattern.
    */
-  private leadingFlags(): void {
+  private leadingFlags(): string {
     while (this.peek() === '(' && this.peek(1) === '?') {
       const m = /^\(\?([a-zA-Z-]*)([:)])/.exec(this.rest(32));
-      if (!m || m[1] === undefined || m[2] === undefined) return;
+      if (!m || m[1] === undefined || m[2] === undefined) return '';
       const flags = m[1];
-      if (flags === '' && m[2] === ':') return;
+      if (flags === '' && m[2] === ':') return '';
       this.checkFlags(flags);
       for (const f of flags) {
         if (f === 'i') this.ignoreCase = true;
@@ -199,9 +198,10 @@ class Translator {
       this.i += m[0].length;
       if (m[2] === ':') {
         this.groups.push({ closesFlagGroup: true });
-        return;
+        return '(?:';
       }
     }
+    return '';
   }
 
   private checkFlags(flags: string): void {
