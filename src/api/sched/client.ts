@@ -1,4 +1,5 @@
 import { Transport, type TransportOptions } from '../transport';
+import { AclApi } from './acl';
 import { AllocationsApi } from './allocations';
 import { DeploymentsApi } from './deployments';
 import { EvaluationsApi } from './evaluations';
@@ -23,6 +24,7 @@ export class SchedClient {
   readonly nodes: NodesApi;
   readonly namespaces: NamespacesApi;
   readonly events: EventsApi;
+  readonly acl: AclApi;
 
   /** Pass options to own a new transport, or an existing scheduler transport to share it. */
   constructor(opts: SchedClientOptions | Transport = {}) {
@@ -39,6 +41,7 @@ export class SchedClient {
     this.nodes = new NodesApi(this.transport);
     this.namespaces = new NamespacesApi(this.transport);
     this.events = new EventsApi(this.transport);
+    this.acl = new AclApi(this.transport);
   }
 
   /** Releases the connection pool (shared pools close when their last user closes). */

@@ -29,3 +29,4 @@ export { NodesApi, type NodeListOptions } from './nodes';
 export { NamespacesApi } from './namespaces';
 export { EventsApi, type EventStreamOptions, type ReconnectOptions } from './events';
 export type { ExecOptions, ExecSession, ExecResult } from './exec';
+export { AclApi, type TokenInput } from './acl';

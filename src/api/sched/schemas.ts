@@ -16,3 +16,4 @@ export * from './schemas/responses';
 export * from './schemas/events';
 export * from './schemas/exec';
 export * from './schemas/namespace';
+export * from './schemas/acl';

@@ -249,3 +249,34 @@ describe('evaluations, nodes, namespaces', () => {
     expect(last().method).toBe('DELETE');
   });
 });
+
+describe('acl', () => {
+  const accessor = 'b7a6e2c1-1111-2222-3333-444455556666';
+  test('tokens and policies', async () => {
+    srv.route('POST', '/v1/acl/bootstrap', {
+      body: { AccessorID: accessor, SecretID: 's', Type: 'management', Policies: null },
+    });
+    srv.route('GET', '/v1/acl/token/self', { body: { AccessorID: accessor, Type: 'management' } });
+    srv.route('POST', '/v1/acl/token', {
+      body: { AccessorID: accessor, SecretID: 's2', Type: 'client', Policies: ['read'] },
+    });
+    srv.route('DELETE', `/v1/acl/token/${accessor}`, { body: '' });
+    srv.route('POST', '/v1/acl/policy/read', { body: '' });
+    srv.route('GET', '/v1/acl/policies', { body: [{ Name: 'read', Description: '' }] });
+
+    expect((await client.acl.bootstrap()).value.Type).toBe('management');
+    expect(last().body).toBe('');
+    expect((await client.acl.self()).value.AccessorID).toBe(accessor);
+    const created = await client.acl.createToken({ Name: 'ci', Type: 'client', Policies: ['read'] });
+    expect(JSON.parse(last().body)).toEqual({ Name: 'ci', Type: 'client', Policies: ['read'] });
+    expect(created.value.SecretID).toBe('s2');
+    await client.acl.deleteToken(accessor);
+    expect(last().method).toBe('DELETE');
+    await client.acl.upsertPolicy({ Name: 'read', Rules: 'namespace "default" { policy = "read" }' });
+    expect(JSON.parse(last().body)).toEqual({
+      Name: 'read',
+      Rules: 'namespace "default" { policy = "read" }',
+    });
+    expect((await client.acl.policies()).value[0]?.Name).toBe('read');
+  });
+});
