@@ -3,13 +3,13 @@ import {
   classifyGroupUpdate,
   diffJobs,
   type JobDiff,
-  type JobLike,
+  type Job,
 } from '../../../src/agent/sched/diff';
 import { baseJob, editJob, group, task } from './fixtures';
 
 function annotated(
-  oldJob: JobLike | null,
-  newJob: JobLike | null,
+  oldJob: Job | null,
+  newJob: Job | null,
   kinds: Parameters<typeof annotateTaskDiffs>[1] = {},
 ): JobDiff {
   const d = diffJobs(oldJob, newJob);

@@ -1,7 +1,7 @@
-import type { JobLike } from '../../../src/agent/sched/diff';
+import type { Job } from '../../../src/agent/sched/diff';
 
 /** A canonical service job (as the agent stores it) with one group of one task. */
-export function baseJob(): JobLike {
+export function baseJob(): Job {
   return {
     ID: 'web',
     Name: 'web',
@@ -68,10 +68,10 @@ type Mutable = Record<string, unknown> & {
 };
 
 /** A deep copy of the base job, changed by `edit`. */
-export function editJob(edit: (job: Mutable) => void, from: JobLike = baseJob()): JobLike {
-  const copy = structuredClone(from) as Mutable;
+export function editJob(edit: (job: Mutable) => void, from: Job = baseJob()): Job {
+  const copy = structuredClone(from) as unknown as Mutable;
   edit(copy);
-  return copy;
+  return copy as unknown as Job;
 }
 
 export function group(job: Mutable, i = 0): Mutable['TaskGroups'][number] {

@@ -1,3 +1,4 @@
+import type { JobDiff as ApiJobDiff } from '../../../src/api/sched/schemas';
 import { diffJobs, JobDiffError, type ObjectDiff } from '../../../src/agent/sched/diff';
 import { baseJob, editJob, group, task } from './fixtures';
 
@@ -372,6 +373,14 @@ describe('diffJobs', () => {
       Objects: null,
       TaskGroups: null,
     });
+  });
+
+  it('produces a value of the API schema type for plan and versions responses', () => {
+    const d: ApiJobDiff = diffJobs(
+      baseJob(),
+      editJob((j) => (j.Priority = 1)),
+    );
+    expect(d.Type).toBe('Edited');
   });
 
   it('refuses to diff jobs with different IDs', () => {

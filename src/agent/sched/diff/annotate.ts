@@ -1,4 +1,5 @@
 import type { JobDiff, TaskDiff, TaskGroupDiff } from './types';
+import type { DesiredUpdates } from '../../../api/sched/schemas';
 import type { GroupUpdateKind } from './classify';
 
 /*
@@ -12,24 +13,19 @@ export const ANNOTATION_FORCES_DESTROY = 'forces destroy';
 export const ANNOTATION_FORCES_INPLACE_UPDATE = 'forces in-place update';
 export const ANNOTATION_FORCES_DESTRUCTIVE_UPDATE = 'forces create/destroy update';
 
-/** The scheduler's desired changes for a group (the plan's Annotations.DesiredTGUpdates entry). */
-export interface DesiredUpdates {
-  Ignore?: number;
-  Place?: number;
-  Migrate?: number;
-  Stop?: number;
-  Canary?: number;
-  InPlaceUpdate?: number;
-  DestructiveUpdate?: number;
-}
-
 export interface GroupAnnotation {
   kind: GroupUpdateKind | 'create' | 'destroy';
-  /** When given, fills the group diff's Updates the way Nomad names them ("create", "in-place update", ...). */
+  /**
+   * The plan's DesiredTGUpdates entry for the group; when given, it fills the group diff's Updates
+   * under Nomad's names ("create", "in-place update", ...).
+   */
   updates?: DesiredUpdates;
 }
 
-const UPDATE_NAMES: [keyof DesiredUpdates, string][] = [
+type CountedUpdate =
+  'Ignore' | 'Place' | 'Migrate' | 'Stop' | 'Canary' | 'InPlaceUpdate' | 'DestructiveUpdate';
+
+const UPDATE_NAMES: [CountedUpdate, string][] = [
   ['Ignore', 'ignore'],
   ['Place', 'create'],
   ['Migrate', 'migrate'],
@@ -51,8 +47,8 @@ export function annotateTaskDiffs(diff: JobDiff, kinds: Record<string, GroupAnno
 
 function addUpdates(group: TaskGroupDiff, updates: DesiredUpdates): void {
   for (const [key, name] of UPDATE_NAMES) {
-    const n = updates[key] ?? 0;
-    if (n === 0) continue;
+    const n = updates[key];
+    if (typeof n !== 'number' || n === 0) continue;
     group.Updates ??= {};
     group.Updates[name] = n;
   }

@@ -1,4 +1,4 @@
-import type { JobLike } from './types';
+import type { Job } from './types';
 import { asList, asObj, asObjList, isObj, semanticEqual, str, type Obj } from './json';
 
 /*
@@ -36,7 +36,7 @@ function specOf(job: Obj): Obj {
 }
 
 /** Whether a registration changes the job's spec (otherwise Nomad keeps the version and indexes). */
-export function jobSpecChanged(oldJob: JobLike | null, newJob: JobLike | null): boolean {
+export function jobSpecChanged(oldJob: Job | null, newJob: Job | null): boolean {
   if (oldJob === null || newJob === null) return oldJob !== newJob;
   return !semanticEqual(specOf(oldJob), specOf(newJob));
 }
@@ -47,7 +47,7 @@ export function jobSpecChanged(oldJob: JobLike | null, newJob: JobLike | null): 
  * 'none' when the spec did not change at all. A group present on one side only is destructive (its
  * allocations are all created or all stopped).
  */
-export function classifyGroupUpdate(oldJob: JobLike, newJob: JobLike, group: string): GroupUpdateKind {
+export function classifyGroupUpdate(oldJob: Job, newJob: Job, group: string): GroupUpdateKind {
   if (destructiveUpdateReason(oldJob, newJob, group) !== null) return 'destructive';
   return jobSpecChanged(oldJob, newJob) ? 'in-place' : 'none';
 }
@@ -83,7 +83,7 @@ function differs(label: string, a: unknown, b: unknown): Check {
  * The first change that forces the allocations of `group` to be replaced, as a short label (for
  * logs and tests), or null when none does.
  */
-export function destructiveUpdateReason(oldJob: JobLike, newJob: JobLike, group: string): string | null {
+export function destructiveUpdateReason(oldJob: Job, newJob: Job, group: string): string | null {
   const a = lookupGroup(oldJob, group);
   const b = lookupGroup(newJob, group);
   if (a === null && b === null) return null;

@@ -8,7 +8,7 @@ export type {
   DiffType,
   FieldDiff,
   JobDiff,
-  JobLike,
+  Job,
   ObjectDiff,
   TaskDiff,
   TaskGroupDiff,
@@ -26,6 +26,5 @@ export {
   ANNOTATION_FORCES_DESTROY,
   ANNOTATION_FORCES_DESTRUCTIVE_UPDATE,
   ANNOTATION_FORCES_INPLACE_UPDATE,
-  type DesiredUpdates,
   type GroupAnnotation,
 } from './annotate';

@@ -1,4 +1,4 @@
-import type { DiffType, JobDiff, JobLike, ObjectDiff } from './types';
+import type { DiffOptions, DiffType, Job, JobDiff, ObjectDiff } from './types';
 import { fieldDiffs, nullIfEmpty, typeFromFields } from './fields';
 import { flattenPair } from './flatten';
 import { asObj, semanticEqual, str, type Obj } from './json';
@@ -45,9 +45,9 @@ export class JobDiffError extends Error {}
  * means the job is being created (old) or purged (new).
  */
 export function diffJobs(
-  oldJob: JobLike | null,
-  newJob: JobLike | null,
-  opts: { contextual?: boolean } = {},
+  oldJob: Job | null,
+  newJob: Job | null,
+  opts: DiffOptions = {},
 ): JobDiff {
   const contextual = opts.contextual ?? false;
   const oldObj = oldJob === null ? null : asObj(oldJob);
