@@ -44,11 +44,7 @@ export class JobDiffError extends Error {}
  * The structural diff between two versions of a job, as Nomad's Job.Diff computes it. A null side
  * means the job is being created (old) or purged (new).
  */
-export function diffJobs(
-  oldJob: Job | null,
-  newJob: Job | null,
-  opts: DiffOptions = {},
-): JobDiff {
+export function diffJobs(oldJob: Job | null, newJob: Job | null, opts: DiffOptions = {}): JobDiff {
   const contextual = opts.contextual ?? false;
   const oldObj = oldJob === null ? null : asObj(oldJob);
   const newObj = newJob === null ? null : asObj(newJob);
