@@ -292,6 +292,8 @@ export class ExprParser {
     let expr = base;
     for (;;) {
       const start = s.pos;
+      // `...` expands a function argument or groups for-expression results.
+      if (s.startsWith('...')) return expr;
       if (s.peek() === '.' && s.peek(1) === '*') {
         s.pos += 2;
         expr = { type: 'splat', target: expr, steps: this.parseSplatSteps(), range: this.rangeFrom(expr.range.start.offset) };
