@@ -111,10 +111,24 @@ function restartDefaults(jobType: string): Rec {
 
 function rescheduleDefaults(jobType: string): Rec {
   if (jobType === 'service') {
-    return { Delay: 30 * SECOND, DelayFunction: 'exponential', MaxDelay: HOUR, Unlimited: true, Attempts: 0, Interval: 0 };
+    return {
+      Delay: 30 * SECOND,
+      DelayFunction: 'exponential',
+      MaxDelay: HOUR,
+      Unlimited: true,
+      Attempts: 0,
+      Interval: 0,
+    };
   }
   if (jobType === 'batch') {
-    return { Attempts: 1, Interval: 24 * HOUR, Delay: 5 * SECOND, DelayFunction: 'constant', MaxDelay: 0, Unlimited: false };
+    return {
+      Attempts: 1,
+      Interval: 24 * HOUR,
+      Delay: 5 * SECOND,
+      DelayFunction: 'constant',
+      MaxDelay: 0,
+      Unlimited: false,
+    };
   }
   return { Attempts: 0, Interval: 0, Delay: 0, DelayFunction: '', MaxDelay: 0, Unlimited: false };
 }
@@ -200,7 +214,9 @@ function mergeCheckRestart(service: Rec | undefined, check: Rec | undefined): Re
 function canonicalizeServices(o: Rec, job: Rec, group: Rec, task: Rec | undefined): void {
   for (const s of recs(o, 'Services')) {
     if (missing(s.Name) || s.Name === '') {
-      s.Name = task ? `${String(job.Name)}-${String(group.Name)}-${String(task.Name)}` : `${String(job.Name)}-${String(group.Name)}`;
+      s.Name = task
+        ? `${String(job.Name)}-${String(group.Name)}-${String(task.Name)}`
+        : `${String(job.Name)}-${String(group.Name)}`;
     }
     fill(s, {
       PortLabel: '',
@@ -223,7 +239,9 @@ function canonicalizeServices(o: Rec, job: Rec, group: Rec, task: Rec | undefine
       if (!(typeof weights.Warning === 'number' && weights.Warning > 0)) weights.Warning = 1;
     }
     for (const c of recs(s, 'Checks')) {
-      c.CheckRestart = canonicalizeCheckRestart(mergeCheckRestart(rec(s, 'CheckRestart'), rec(c, 'CheckRestart')));
+      c.CheckRestart = canonicalizeCheckRestart(
+        mergeCheckRestart(rec(s, 'CheckRestart'), rec(c, 'CheckRestart')),
+      );
       fill(c, {
         Name: '',
         Type: '',
@@ -294,7 +312,16 @@ function canonicalizeArtifact(a: Rec): void {
 }
 
 function canonicalizeTask(t: Rec, group: Rec, job: Rec): void {
-  fill(t, { Name: '', Driver: '', User: '', Leader: false, ShutdownDelay: 0, KillSignal: '', Kind: '', KillTimeout: 5 * SECOND });
+  fill(t, {
+    Name: '',
+    Driver: '',
+    User: '',
+    Leader: false,
+    ShutdownDelay: 0,
+    KillSignal: '',
+    Kind: '',
+    KillTimeout: 5 * SECOND,
+  });
   canonicalizeResources(t);
   const logs = rec(t, 'LogConfig') ?? {};
   t.LogConfig = logs;
@@ -329,7 +356,8 @@ function canonicalizeTask(t: Rec, group: Rec, job: Rec): void {
   if (csi) {
     fill(csi, { ID: '', Type: '', HealthTimeout: 30 * SECOND });
     if (missing(csi.MountDir) || csi.MountDir === '') csi.MountDir = '/csi';
-    if (missing(csi.StagePublishBaseDir) || csi.StagePublishBaseDir === '') csi.StagePublishBaseDir = '/local/csi';
+    if (missing(csi.StagePublishBaseDir) || csi.StagePublishBaseDir === '')
+      csi.StagePublishBaseDir = '/local/csi';
     if (csi.HealthTimeout === 0) csi.HealthTimeout = 30 * SECOND;
   }
   const dispatch = rec(t, 'DispatchPayload');
@@ -390,7 +418,16 @@ function canonicalizeGroup(g: Rec, job: Rec): void {
   const volumes = rec(g, 'Volumes');
   for (const [name, v] of Object.entries(volumes ?? {})) {
     if (!isRec(v)) continue;
-    fill(v, { Name: name, Type: '', Source: '', ReadOnly: false, Sticky: false, AccessMode: '', AttachmentMode: '', PerAlloc: false });
+    fill(v, {
+      Name: name,
+      Type: '',
+      Source: '',
+      ReadOnly: false,
+      Sticky: false,
+      AccessMode: '',
+      AttachmentMode: '',
+      PerAlloc: false,
+    });
     nullable(v, ['MountOptions']);
   }
   mapOrNull(g, ['Meta', 'Volumes']);
@@ -413,7 +450,8 @@ function canonicalizeMultiregion(m: Rec): void {
   m.Strategy = strategy;
   fill(strategy, { MaxParallel: 0, OnFailure: '' });
   if (!Array.isArray(m.Regions)) m.Regions = [];
-  for (const r of recs(m, 'Regions')) fill(r, { Name: '', Count: 1, Datacenters: [], NodePool: '', Meta: {} });
+  for (const r of recs(m, 'Regions'))
+    fill(r, { Name: '', Count: 1, Datacenters: [], NodePool: '', Meta: {} });
 }
 
 function canonicalizePeriodic(p: Rec): void {

@@ -1,4 +1,11 @@
-import { JobspecError, evaluate, parseHcl, parseHclExpression, type EvalContext, type HclValue } from '../../../src/agent/sched/jobspec';
+import {
+  JobspecError,
+  evaluate,
+  parseHcl,
+  parseHclExpression,
+  type EvalContext,
+  type HclValue,
+} from '../../../src/agent/sched/jobspec';
 
 function ctxFor(text: string, vars: Record<string, HclValue> = {}): EvalContext {
   return { text, variables: vars, locals: {}, scope: new Map(), keepUnknown: true };
@@ -101,7 +108,9 @@ describe('HCL expressions', () => {
   });
 
   it('fails on an undeclared input variable', () => {
-    expect(() => ev('var.missing', { present: 1 })).toThrow(/Reference to undeclared input variable.*"missing"/);
+    expect(() => ev('var.missing', { present: 1 })).toThrow(
+      /Reference to undeclared input variable.*"missing"/,
+    );
   });
 
   it('evaluates for expressions, splats, indexes and conditionals', () => {

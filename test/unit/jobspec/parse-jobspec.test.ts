@@ -143,7 +143,9 @@ job "web" {
 `;
 
 describe('parseJobspec: a service job', () => {
-  const job = parseJobspec(SERVICE_JOB, { variables: 'datacenters = ["dc1", "dc2"]\nimage = "nginx:1.27"\n' });
+  const job = parseJobspec(SERVICE_JOB, {
+    variables: 'datacenters = ["dc1", "dc2"]\nimage = "nginx:1.27"\n',
+  });
 
   it('fills the job fields with API names', () => {
     expect(job).toMatchObject({
@@ -169,7 +171,12 @@ describe('parseJobspec: a service job', () => {
       Canary: 1,
     });
     const g = job.TaskGroups?.[0];
-    expect(g?.RestartPolicy).toEqual({ Attempts: 3, Interval: 5400 * SECOND, Delay: 20 * SECOND, Mode: 'delay' });
+    expect(g?.RestartPolicy).toEqual({
+      Attempts: 3,
+      Interval: 5400 * SECOND,
+      Delay: 20 * SECOND,
+      Mode: 'delay',
+    });
     expect(g?.Tasks?.[0]?.KillTimeout).toBe(30 * SECOND);
   });
 
@@ -252,7 +259,9 @@ describe('parseJobspec: a service job', () => {
   });
 
   it('rejects values for undeclared variables', () => {
-    expect(() => parseJobspec(SERVICE_JOB, { variables: 'datacenters = []\nnope = 1' })).toThrow(/Undefined variable; A "nope" variable was set/);
+    expect(() => parseJobspec(SERVICE_JOB, { variables: 'datacenters = []\nnope = 1' })).toThrow(
+      /Undefined variable; A "nope" variable was set/,
+    );
   });
 });
 
@@ -283,12 +292,24 @@ job "report" {
 }
 `);
     expect(job.Type).toBe('batch');
-    expect(job.Periodic).toEqual({ Spec: '*/15 * * * *', SpecType: 'cron', ProhibitOverlap: true, TimeZone: 'Europe/Paris' });
-    expect(job.Reschedule).toEqual({ Attempts: 2, Interval: 3600 * SECOND, DelayFunction: 'constant', Unlimited: false });
+    expect(job.Periodic).toEqual({
+      Spec: '*/15 * * * *',
+      SpecType: 'cron',
+      ProhibitOverlap: true,
+      TimeZone: 'Europe/Paris',
+    });
+    expect(job.Reschedule).toEqual({
+      Attempts: 2,
+      Interval: 3600 * SECOND,
+      DelayFunction: 'constant',
+      Unlimited: false,
+    });
   });
 
   it('accepts several cron specs', () => {
-    const job = parseJobspec('job "r" {\n  periodic {\n    crons = ["0 1 * * *", "0 13 * * *"]\n    enabled = false\n  }\n}\n');
+    const job = parseJobspec(
+      'job "r" {\n  periodic {\n    crons = ["0 1 * * *", "0 13 * * *"]\n    enabled = false\n  }\n}\n',
+    );
     expect(job.Periodic).toEqual({ Specs: ['0 1 * * *', '0 13 * * *'], Enabled: false });
   });
 
@@ -317,7 +338,11 @@ job "transcode" {
   }
 }
 `);
-    expect(job.ParameterizedJob).toEqual({ Payload: 'required', MetaRequired: ['input'], MetaOptional: ['profile'] });
+    expect(job.ParameterizedJob).toEqual({
+      Payload: 'required',
+      MetaRequired: ['input'],
+      MetaOptional: ['profile'],
+    });
     const t = job.TaskGroups?.[0]?.Tasks?.[0];
     expect(t?.DispatchPayload).toEqual({ File: 'input.json' });
     expect(t?.Lifecycle).toEqual({ Hook: 'prestart', Sidecar: false });
@@ -388,8 +413,12 @@ job "c" {
       { LTarget: '${meta.rack}', RTarget: '2', Operand: 'distinct_property' },
       { LTarget: '${attr.os.version}', RTarget: '>= 20.04', Operand: 'version' },
     ]);
-    expect(job.Affinities).toEqual([{ LTarget: '${node.datacenter}', RTarget: 'dc1', Operand: '=', Weight: -50 }]);
-    expect(job.Spreads).toEqual([{ Attribute: '${node.datacenter}', SpreadTarget: [{ Value: 'dc1', Percent: 70 }] }]);
+    expect(job.Affinities).toEqual([
+      { LTarget: '${node.datacenter}', RTarget: 'dc1', Operand: '=', Weight: -50 },
+    ]);
+    expect(job.Spreads).toEqual([
+      { Attribute: '${node.datacenter}', SpreadTarget: [{ Value: 'dc1', Percent: 70 }] },
+    ]);
   });
 });
 
@@ -406,14 +435,18 @@ describe('parseJobspec: errors', () => {
 
   it('names an unknown argument and its line, like Nomad', () => {
     const err = errorOf('job "x" {\n  group "g" {\n    foo = 1\n  }\n}\n');
-    expect(err.message).toBe('input.hcl:3,5-8: Unsupported argument; An argument named "foo" is not expected here.');
+    expect(err.message).toBe(
+      'input.hcl:3,5-8: Unsupported argument; An argument named "foo" is not expected here.',
+    );
   });
 
   it('suggests a close name and tells blocks from arguments', () => {
     expect(errorOf('job "x" {\n  datacenter = ["a"]\n}\n').detail).toBe(
       'An argument named "datacenter" is not expected here. Did you mean "datacenters"?',
     );
-    expect(errorOf('job "x" {\n  group = 1\n}\n').detail).toContain('Did you mean to define a block of type "group"?');
+    expect(errorOf('job "x" {\n  group = 1\n}\n').detail).toContain(
+      'Did you mean to define a block of type "group"?',
+    );
     expect(errorOf('job "x" {\n  count {\n  }\n}\n').summary).toBe('Unsupported block type');
   });
 

@@ -32,13 +32,21 @@ export interface Body {
 }
 
 /** A static step of a traversal: `.name`, `[0]` or `["key"]`. */
-export type TraverseStep = { kind: 'attr'; name: string; range: Range } | { kind: 'index'; key: HclValue; range: Range };
+export type TraverseStep =
+  { kind: 'attr'; name: string; range: Range } | { kind: 'index'; key: HclValue; range: Range };
 
 export type TemplatePart =
   | { kind: 'literal'; text: string }
   | { kind: 'interp'; expr: Expr; stripLeft: boolean; stripRight: boolean }
   | { kind: 'if'; cond: Expr; then: TemplatePart[]; else: TemplatePart[]; range: Range }
-  | { kind: 'for'; keyVar: string | undefined; valVar: string; coll: Expr; body: TemplatePart[]; range: Range };
+  | {
+      kind: 'for';
+      keyVar: string | undefined;
+      valVar: string;
+      coll: Expr;
+      body: TemplatePart[];
+      range: Range;
+    };
 
 export type Expr =
   | { type: 'literal'; value: HclValue; range: Range }

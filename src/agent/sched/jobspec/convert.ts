@@ -8,7 +8,9 @@ export function toStr(v: HclValue): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return formatNumber(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  throw new ConvertError(v === null ? 'string required, but have null' : `string required, but have ${typeName(v)}`);
+  throw new ConvertError(
+    v === null ? 'string required, but have null' : `string required, but have ${typeName(v)}`,
+  );
 }
 
 const NUMERIC = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -73,7 +75,8 @@ export function convertTo(v: HclValue, t: TypeConstraint): HclValue {
     case 'set': {
       if (!Array.isArray(v)) throw new ConvertError(`${describeType(t)} required`);
       const out = v.map((x) => convertTo(x, t.elem));
-      if (t.kind === 'set') return out.filter((x, i) => out.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);
+      if (t.kind === 'set')
+        return out.filter((x, i) => out.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);
       return out;
     }
     case 'map': {
@@ -92,7 +95,8 @@ export function convertTo(v: HclValue, t: TypeConstraint): HclValue {
       return out;
     }
     case 'tuple': {
-      if (!Array.isArray(v) || v.length !== t.elems.length) throw new ConvertError(`tuple of ${t.elems.length} elements required`);
+      if (!Array.isArray(v) || v.length !== t.elems.length)
+        throw new ConvertError(`tuple of ${t.elems.length} elements required`);
       return v.map((x, i) => convertTo(x, t.elems[i] as TypeConstraint));
     }
   }
@@ -109,13 +113,23 @@ export function parseGoDuration(text: string): number {
   }
   if (s === '0') return 0;
   if (s === '') throw bad();
-  const units: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+  const units: Record<string, number> = {
+    ns: 1,
+    us: 1e3,
+    µs: 1e3,
+    μs: 1e3,
+    ms: 1e6,
+    s: 1e9,
+    m: 60e9,
+    h: 3600e9,
+  };
   let total = 0;
   const re = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
   while (s.length > 0) {
     const m = re.exec(s);
     if (!m) {
-      if (/^(\d+(?:\.\d*)?|\.\d+)$/.test(s)) throw new ConvertError(`time: missing unit in duration "${text}"`);
+      if (/^(\d+(?:\.\d*)?|\.\d+)$/.test(s))
+        throw new ConvertError(`time: missing unit in duration "${text}"`);
       throw bad();
     }
     total += Number(m[1]) * (units[m[2] as string] as number);

@@ -65,12 +65,17 @@ export function convertValue(v: HclValue, type: ValueType, name: string, expr: E
           try {
             return parseGoDuration(v);
           } catch (e) {
-            if (e instanceof ConvertError) fail('Unsuitable value type', `Unsuitable duration value: ${e.message}`, expr.range);
+            if (e instanceof ConvertError)
+              fail('Unsuitable value type', `Unsuitable duration value: ${e.message}`, expr.range);
             throw e;
           }
         }
         if (typeof v === 'number') return Math.trunc(v);
-        fail('Unsuitable value type', `Unsuitable value: expected a string but found ${typeof v === 'boolean' ? 'bool' : 'object'}`, expr.range);
+        fail(
+          'Unsuitable value type',
+          `Unsuitable value: expected a string but found ${typeof v === 'boolean' ? 'bool' : 'object'}`,
+          expr.range,
+        );
         break;
       case 'stringList':
         if (!Array.isArray(v)) throw new ConvertError('list of string required');
@@ -80,7 +85,12 @@ export function convertValue(v: HclValue, type: ValueType, name: string, expr: E
         });
     }
   } catch (e) {
-    if (e instanceof ConvertError) fail('Incorrect attribute value type', `Inappropriate value for attribute "${name}": ${e.message}.`, expr.range);
+    if (e instanceof ConvertError)
+      fail(
+        'Incorrect attribute value type',
+        `Inappropriate value for attribute "${name}": ${e.message}.`,
+        expr.range,
+      );
     throw e;
   }
   return undefined;
@@ -100,7 +110,11 @@ function expandDynamic(blocks: Block[], ctx: EvalContext): ScopedBlock[] {
       continue;
     }
     if (b.labels.length !== 1) {
-      fail('Missing name for dynamic', 'A dynamic block must have one label: the type of the blocks it generates.', b.defRange);
+      fail(
+        'Missing name for dynamic',
+        'A dynamic block must have one label: the type of the blocks it generates.',
+        b.defRange,
+      );
     }
     const type = b.labels[0] as string;
     const attrs = new Map(b.body.attributes.map((a) => [a.name, a]));
@@ -111,17 +125,35 @@ function expandDynamic(blocks: Block[], ctx: EvalContext): ScopedBlock[] {
     }
     const contents = b.body.blocks.filter((x) => x.type === 'content');
     const stray = b.body.blocks.find((x) => x.type !== 'content');
-    if (stray) fail('Unsupported block type', `Blocks of type "${stray.type}" are not expected here.`, stray.typeRange);
+    if (stray)
+      fail(
+        'Unsupported block type',
+        `Blocks of type "${stray.type}" are not expected here.`,
+        stray.typeRange,
+      );
     if (contents.length !== 1) {
-      fail('Missing content block', 'A dynamic block must have exactly one nested "content" block.', b.defRange);
+      fail(
+        'Missing content block',
+        'A dynamic block must have exactly one nested "content" block.',
+        b.defRange,
+      );
     }
     const forEach = attrs.get('for_each');
-    if (!forEach) fail('Missing required argument', 'The argument "for_each" is required, but no definition was found.', b.body.range);
+    if (!forEach)
+      fail(
+        'Missing required argument',
+        'The argument "for_each" is required, but no definition was found.',
+        b.body.range,
+      );
     let iterName = type;
     const it = attrs.get('iterator');
     if (it) {
       if (it.expr.type !== 'scope' || it.expr.steps.length > 0) {
-        fail('Invalid expression', 'A single static variable reference is required: only attribute access and indexing with constant keys.', it.expr.range);
+        fail(
+          'Invalid expression',
+          'A single static variable reference is required: only attribute access and indexing with constant keys.',
+          it.expr.range,
+        );
       }
       iterName = it.expr.root;
     }
@@ -132,14 +164,31 @@ function expandDynamic(blocks: Block[], ctx: EvalContext): ScopedBlock[] {
         ? Object.keys(coll)
             .sort()
             .map((k) => [k, coll[k] as HclValue])
-        : fail('Invalid dynamic for_each value', 'Cannot use a value of this type in for_each. An iterable collection is required.', forEach.expr.range);
+        : fail(
+            'Invalid dynamic for_each value',
+            'Cannot use a value of this type in for_each. An iterable collection is required.',
+            forEach.expr.range,
+          );
     for (const [key, value] of entries) {
       const inner = withScope(ctx, { [iterName]: { key, value } });
       const labelsAttr = attrs.get('labels');
-      const labels = labelsAttr ? (convertValue(evaluate(labelsAttr.expr, inner), 'stringList', 'labels', labelsAttr.expr) as string[]) : [];
+      const labels = labelsAttr
+        ? (convertValue(
+            evaluate(labelsAttr.expr, inner),
+            'stringList',
+            'labels',
+            labelsAttr.expr,
+          ) as string[])
+        : [];
       const content = contents[0] as Block;
       out.push({
-        block: { ...content, type, labels, labelRanges: labels.map(() => b.labelRanges[0] as Range), typeRange: b.labelRanges[0] as Range },
+        block: {
+          ...content,
+          type,
+          labels,
+          labelRanges: labels.map(() => b.labelRanges[0] as Range),
+          typeRange: b.labelRanges[0] as Range,
+        },
         ctx: inner,
       });
     }
@@ -148,7 +197,12 @@ function expandDynamic(blocks: Block[], ctx: EvalContext): ScopedBlock[] {
 }
 
 function decodeStringMap(value: HclValue, name: string, expr: Expr): Record<string, string> {
-  if (!isObject(value)) fail('Incorrect attribute value type', `Inappropriate value for attribute "${name}": map of string required.`, expr.range);
+  if (!isObject(value))
+    fail(
+      'Incorrect attribute value type',
+      `Inappropriate value for attribute "${name}": map of string required.`,
+      expr.range,
+    );
   const out: [string, HclValue][] = [];
   for (const [k, v] of Object.entries(value)) {
     out.push([k, convertValue(v, 'string', name, expr) as string]);
@@ -204,7 +258,11 @@ export function decodeBody(body: Body, schema: StructSchema, ctx: EvalContext, b
       const detail = spec
         ? ` Did you mean to define a block of type "${a.name}"?`
         : suggestion(a.name, attrNames);
-      fail('Unsupported argument', `An argument named "${a.name}" is not expected here.${detail}`, a.nameRange);
+      fail(
+        'Unsupported argument',
+        `An argument named "${a.name}" is not expected here.${detail}`,
+        a.nameRange,
+      );
     }
     const v = evaluate(a.expr, ctx);
     if (spec.kind === 'stringMap') {
@@ -223,15 +281,26 @@ export function decodeBody(body: Body, schema: StructSchema, ctx: EvalContext, b
       const detail = spec
         ? ` Did you mean to define argument "${b.type}"? If so, use the equals sign to assign it a value.`
         : suggestion(b.type, blockNames);
-      fail('Unsupported block type', `Blocks of type "${b.type}" are not expected here.${detail}`, b.typeRange);
+      fail(
+        'Unsupported block type',
+        `Blocks of type "${b.type}" are not expected here.${detail}`,
+        b.typeRange,
+      );
     }
     const wantLabels = spec.kind === 'block' ? (spec.schema.labels?.length ?? 0) : 0;
     if (b.labels.length < wantLabels) {
-      fail(`Missing name for ${b.type}`, `All ${b.type} blocks must have ${wantLabels} labels (name).`, b.defRange);
+      fail(
+        `Missing name for ${b.type}`,
+        `All ${b.type} blocks must have ${wantLabels} labels (name).`,
+        b.defRange,
+      );
     }
     if (b.labels.length > wantLabels) {
       const r = b.labelRanges[wantLabels] as Range;
-      const detail = wantLabels === 0 ? `No labels are expected for ${b.type} blocks.` : `Only ${wantLabels} labels (name) are expected for ${b.type} blocks.`;
+      const detail =
+        wantLabels === 0
+          ? `No labels are expected for ${b.type} blocks.`
+          : `Only ${wantLabels} labels (name) are expected for ${b.type} blocks.`;
       fail(`Extraneous label for ${b.type}`, detail, r);
     }
     const single = spec.kind !== 'block' || spec.mode === 'single';
@@ -239,7 +308,11 @@ export function decodeBody(body: Body, schema: StructSchema, ctx: EvalContext, b
     const prevAttr = mapAttrs.get(b.type);
     if (single && (prev || prevAttr)) {
       const where = prev ? formatRange(prev.defRange) : formatRange((prevAttr as Attribute).nameRange);
-      fail(`Duplicate ${b.type} block`, `Only one ${b.type} block is allowed. Another was defined at ${where}.`, b.defRange);
+      fail(
+        `Duplicate ${b.type} block`,
+        `Only one ${b.type} block is allowed. Another was defined at ${where}.`,
+        b.defRange,
+      );
     }
     seenSingle.set(b.type, b);
     switch (spec.kind) {

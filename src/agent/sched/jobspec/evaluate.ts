@@ -58,21 +58,45 @@ export function evaluate(e: Expr, ctx: EvalContext): HclValue {
       for (const item of e.items) {
         const k = evaluate(item.key, ctx);
         if (k === null) fail('Invalid object key', 'Key expression result must not be null.', item.key.range);
-        entries.push([convertOr(() => toStr(k), 'Incorrect key type', item.key.range), evaluate(item.value, ctx)]);
+        entries.push([
+          convertOr(() => toStr(k), 'Incorrect key type', item.key.range),
+          evaluate(item.value, ctx),
+        ]);
       }
       return sortedObject(entries);
     }
     case 'unary': {
       const v = evaluate(e.operand, ctx);
-      if (e.op === '-') return -convertOr(() => toNum(v), 'Invalid operand', e.operand.range, 'Unsuitable value for unary operand');
-      return !convertOr(() => toBool(v), 'Invalid operand', e.operand.range, 'Unsuitable value for unary operand');
+      if (e.op === '-')
+        return -convertOr(
+          () => toNum(v),
+          'Invalid operand',
+          e.operand.range,
+          'Unsuitable value for unary operand',
+        );
+      return !convertOr(
+        () => toBool(v),
+        'Invalid operand',
+        e.operand.range,
+        'Unsuitable value for unary operand',
+      );
     }
     case 'binary':
       return evalBinary(e, ctx);
     case 'conditional': {
       const c = evaluate(e.cond, ctx);
-      if (c === null) fail('Null condition', 'The condition value is null. Conditions must either be true or false.', e.cond.range);
-      const b = convertOr(() => toBool(c), 'Incorrect condition type', e.cond.range, 'The condition expression must be of type bool');
+      if (c === null)
+        fail(
+          'Null condition',
+          'The condition value is null. Conditions must either be true or false.',
+          e.cond.range,
+        );
+      const b = convertOr(
+        () => toBool(c),
+        'Incorrect condition type',
+        e.cond.range,
+        'The condition expression must be of type bool',
+      );
       return evaluate(b ? e.then : e.else, ctx);
     }
     case 'for':
@@ -100,7 +124,11 @@ function evalScope(e: Expr & { type: 'scope' }, ctx: EvalContext): HclValue {
     const table = (e.root === 'var' ? ctx.variables : ctx.locals) as HclObject;
     const first = steps[0];
     if (!first || first.kind !== 'attr') {
-      fail('Invalid reference', `A reference to "${e.root}" must be followed by an attribute name, like ${e.root}.example.`, e.range);
+      fail(
+        'Invalid reference',
+        `A reference to "${e.root}" must be followed by an attribute name, like ${e.root}.example.`,
+        e.range,
+      );
     }
     if (!(first.name in table)) {
       if (e.root === 'var') {
@@ -110,7 +138,11 @@ function evalScope(e: Expr & { type: 'scope' }, ctx: EvalContext): HclValue {
           e.range,
         );
       }
-      fail('Reference to undeclared local value', `A local value with the name "${first.name}" has not been declared.`, e.range);
+      fail(
+        'Reference to undeclared local value',
+        `A local value with the name "${first.name}" has not been declared.`,
+        e.range,
+      );
     }
     base = table[first.name] as HclValue;
     steps = steps.slice(1);
@@ -129,18 +161,30 @@ function step(v: HclValue, s: TraverseStep): HclValue {
 }
 
 function getAttr(v: HclValue, name: string, range: Range): HclValue {
-  if (v === null) fail('Attempt to get attribute from null value', 'This value is null, so it does not have any attributes.', range);
+  if (v === null)
+    fail(
+      'Attempt to get attribute from null value',
+      'This value is null, so it does not have any attributes.',
+      range,
+    );
   if (!isObject(v)) {
     fail('Unsupported attribute', `Can't access attributes on a value of type ${typeName(v)}.`, range);
   }
-  if (!(name in v)) fail('Unsupported attribute', `This object does not have an attribute named "${name}".`, range);
+  if (!(name in v))
+    fail('Unsupported attribute', `This object does not have an attribute named "${name}".`, range);
   return v[name] as HclValue;
 }
 
 function index(v: HclValue, key: HclValue, range: Range): HclValue {
-  if (v === null) fail('Attempt to index null value', 'This value is null, so it does not have any indices.', range);
+  if (v === null)
+    fail('Attempt to index null value', 'This value is null, so it does not have any indices.', range);
   if (Array.isArray(v)) {
-    const i = convertOr(() => toNum(key), 'Invalid index', range, 'The given key does not identify an element in this collection value');
+    const i = convertOr(
+      () => toNum(key),
+      'Invalid index',
+      range,
+      'The given key does not identify an element in this collection value',
+    );
     if (!Number.isInteger(i) || i < 0 || i >= v.length) {
       fail('Invalid index', 'The given key does not identify an element in this collection value.', range);
     }
@@ -148,7 +192,8 @@ function index(v: HclValue, key: HclValue, range: Range): HclValue {
   }
   if (isObject(v)) {
     const k = convertOr(() => toStr(key), 'Invalid index', range);
-    if (!(k in v)) fail('Invalid index', 'The given key does not identify an element in this collection value.', range);
+    if (!(k in v))
+      fail('Invalid index', 'The given key does not identify an element in this collection value.', range);
     return v[k] as HclValue;
   }
   fail('Invalid index', `This value does not have any indices; it is of type ${typeName(v)}.`, range);
@@ -157,7 +202,12 @@ function index(v: HclValue, key: HclValue, range: Range): HclValue {
 function evalBinary(e: Expr & { type: 'binary' }, ctx: EvalContext): HclValue {
   const l = evaluate(e.left, ctx);
   if (e.op === '&&' || e.op === '||') {
-    const lb = convertOr(() => toBool(l), 'Invalid operand', e.left.range, 'Unsuitable value for left operand');
+    const lb = convertOr(
+      () => toBool(l),
+      'Invalid operand',
+      e.left.range,
+      'Unsuitable value for left operand',
+    );
     if (e.op === '&&' && !lb) return false;
     if (e.op === '||' && lb) return true;
     const r = evaluate(e.right, ctx);
@@ -184,19 +234,31 @@ function evalBinary(e: Expr & { type: 'binary' }, ctx: EvalContext): HclValue {
     case '*':
       return a * b;
     case '/':
-      if (b === 0) fail('Operation failed', 'Error during operation: can\'t divide by zero.', e.range);
+      if (b === 0) fail('Operation failed', "Error during operation: can't divide by zero.", e.range);
       return a / b;
     case '%':
-      if (b === 0) fail('Operation failed', 'Error during operation: can\'t divide by zero.', e.range);
+      if (b === 0) fail('Operation failed', "Error during operation: can't divide by zero.", e.range);
       return a % b;
   }
 }
 
 function iterate(coll: HclValue, range: Range): [HclValue, HclValue][] {
   if (Array.isArray(coll)) return coll.map((v, i) => [i, v]);
-  if (isObject(coll)) return Object.keys(coll).sort().map((k) => [k, coll[k] as HclValue]);
-  if (coll === null) fail('Iteration over null value', 'A null value cannot be used as the collection in a "for" expression.', range);
-  fail('Iteration over non-iterable value', `A value of type ${typeName(coll)} cannot be used as the collection in a "for" expression.`, range);
+  if (isObject(coll))
+    return Object.keys(coll)
+      .sort()
+      .map((k) => [k, coll[k] as HclValue]);
+  if (coll === null)
+    fail(
+      'Iteration over null value',
+      'A null value cannot be used as the collection in a "for" expression.',
+      range,
+    );
+  fail(
+    'Iteration over non-iterable value',
+    `A value of type ${typeName(coll)} cannot be used as the collection in a "for" expression.`,
+    range,
+  );
 }
 
 function evalFor(e: ForExpr, ctx: EvalContext): HclValue {
@@ -210,7 +272,15 @@ function evalFor(e: ForExpr, ctx: EvalContext): HclValue {
     const inner = withScope(ctx, names);
     if (e.cond) {
       const c = evaluate(e.cond, inner);
-      if (!convertOr(() => toBool(c), 'Invalid "for" condition', e.cond.range, 'The filter expression must be of type bool')) continue;
+      if (
+        !convertOr(
+          () => toBool(c),
+          'Invalid "for" condition',
+          e.cond.range,
+          'The filter expression must be of type bool',
+        )
+      )
+        continue;
     }
     if (!e.keyExpr) {
       items.push(evaluate(e.valExpr, inner));
@@ -254,9 +324,18 @@ function renderParts(parts: TemplatePart[], ctx: EvalContext, range: Range): str
       case 'interp': {
         const v = evaluate(p.expr, ctx);
         if (v === null) {
-          fail('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', p.expr.range);
+          fail(
+            'Invalid template interpolation value',
+            'The expression result is null. Cannot include a null value in a string template.',
+            p.expr.range,
+          );
         }
-        out += convertOr(() => toStr(v), 'Invalid template interpolation value', p.expr.range, 'Cannot include the given value in a string template');
+        out += convertOr(
+          () => toStr(v),
+          'Invalid template interpolation value',
+          p.expr.range,
+          'Cannot include the given value in a string template',
+        );
         break;
       }
       case 'if': {
@@ -280,7 +359,8 @@ function renderParts(parts: TemplatePart[], ctx: EvalContext, range: Range): str
 function evalCall(e: Expr & { type: 'call' }, ctx: EvalContext): HclValue {
   // try() and can() need their arguments unevaluated, to catch the errors.
   if (e.name === 'try' || e.name === 'can') {
-    if (e.args.length === 0) fail('Not enough function arguments', `Function "${e.name}" expects at least one argument.`, e.range);
+    if (e.args.length === 0)
+      fail('Not enough function arguments', `Function "${e.name}" expects at least one argument.`, e.range);
     for (const a of e.args) {
       try {
         const v = evaluate(a, ctx);
@@ -292,12 +372,17 @@ function evalCall(e: Expr & { type: 'call' }, ctx: EvalContext): HclValue {
     }
     fail('Error in function call', 'Call to function "try" failed: no expression succeeded.', e.range);
   }
-  if (!hasFunction(e.name)) fail('Call to unknown function', `There is no function named "${e.name}".`, e.nameRange);
+  if (!hasFunction(e.name))
+    fail('Call to unknown function', `There is no function named "${e.name}".`, e.nameRange);
   let args = e.args.map((a) => evaluate(a, ctx));
   if (e.expandFinal) {
     const last = args[args.length - 1];
     if (!Array.isArray(last)) {
-      fail('Invalid expanding argument value', 'The expanding argument (indicated by ...) must be of a tuple, list, or set type.', e.range);
+      fail(
+        'Invalid expanding argument value',
+        'The expanding argument (indicated by ...) must be of a tuple, list, or set type.',
+        e.range,
+      );
     }
     args = [...args.slice(0, -1), ...last];
   }

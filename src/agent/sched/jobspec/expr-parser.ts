@@ -3,7 +3,14 @@ import type { Range } from './errors';
 import { isDigit, isIdStart, type Source } from './source';
 import { parseTemplate } from './template-parser';
 
-const LEVELS: BinaryOp[][] = [['||'], ['&&'], ['==', '!='], ['<=', '>=', '<', '>'], ['+', '-'], ['*', '/', '%']];
+const LEVELS: BinaryOp[][] = [
+  ['||'],
+  ['&&'],
+  ['==', '!='],
+  ['<=', '>=', '<', '>'],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 
 const INVALID_EXPR = 'Expected the start of an expression, but found an invalid expression token.';
 
@@ -38,10 +45,20 @@ export class ExprParser {
     s.skipInline();
     const then = this.parseExpr();
     s.skipInline();
-    s.expect(':', 'Missing false expression in conditional', 'The conditional operator (...?...:...) requires a false expression, delimited by a colon.');
+    s.expect(
+      ':',
+      'Missing false expression in conditional',
+      'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
+    );
     s.skipInline();
     const otherwise = this.parseExpr();
-    return { type: 'conditional', cond, then, else: otherwise, range: this.join(cond.range, otherwise.range) };
+    return {
+      type: 'conditional',
+      cond,
+      then,
+      else: otherwise,
+      range: this.join(cond.range, otherwise.range),
+    };
   }
 
   private matchOp(level: BinaryOp[]): BinaryOp | undefined {
@@ -99,14 +116,19 @@ export class ExprParser {
         s.skipInline();
         const e = this.parseExpr();
         s.skipInline();
-        s.expect(')', 'Unbalanced parentheses', 'Expected a closing parenthesis to terminate the expression.');
+        s.expect(
+          ')',
+          'Unbalanced parentheses',
+          'Expected a closing parenthesis to terminate the expression.',
+        );
         return e;
       });
       return { type: 'paren', expr, range: this.rangeFrom(start) };
     }
     const name = s.readIdent();
     if (!name) throw s.error('Invalid expression', INVALID_EXPR, start);
-    if (name === 'true' || name === 'false') return { type: 'literal', value: name === 'true', range: this.rangeFrom(start) };
+    if (name === 'true' || name === 'false')
+      return { type: 'literal', value: name === 'true', range: this.rangeFrom(start) };
     if (name === 'null') return { type: 'literal', value: null, range: this.rangeFrom(start) };
     const nameRange = this.rangeFrom(start);
     const save = s.pos;
@@ -168,7 +190,12 @@ export class ExprParser {
       for (;;) {
         s.skipInline();
         if (s.peek() === ']') break;
-        if (s.atEnd) throw s.error('Unterminated tuple constructor', 'There is no corresponding closing bracket before the end of the file.', start);
+        if (s.atEnd)
+          throw s.error(
+            'Unterminated tuple constructor',
+            'There is no corresponding closing bracket before the end of the file.',
+            start,
+          );
         items.push(this.parseExpr());
         s.skipInline();
         if (s.peek() === ',') {
@@ -176,7 +203,11 @@ export class ExprParser {
           continue;
         }
         if (s.peek() === ']') break;
-        throw s.error('Missing item separator', 'Expected a comma to mark the beginning of the next item.', s.pos);
+        throw s.error(
+          'Missing item separator',
+          'Expected a comma to mark the beginning of the next item.',
+          s.pos,
+        );
       }
       s.pos++;
       return { type: 'tuple', items, range: this.rangeFrom(start) } satisfies Expr;
@@ -194,7 +225,12 @@ export class ExprParser {
       for (;;) {
         s.skipInline();
         if (s.peek() === '}') break;
-        if (s.atEnd) throw s.error('Unterminated object constructor', 'There is no corresponding closing brace before the end of the file.', start);
+        if (s.atEnd)
+          throw s.error(
+            'Unterminated object constructor',
+            'There is no corresponding closing brace before the end of the file.',
+            start,
+          );
         const key = this.parseObjectKey();
         s.skipInline();
         const c = s.peek();
@@ -240,7 +276,12 @@ export class ExprParser {
     s.skipInline();
     const readVar = (): string => {
       const v = s.readIdent();
-      if (!v) throw s.error('Invalid "for" expression', 'For expression requires a variable name after "for".', s.pos);
+      if (!v)
+        throw s.error(
+          'Invalid "for" expression',
+          'For expression requires a variable name after "for".',
+          s.pos,
+        );
       return v;
     };
     let valVar = readVar();
@@ -253,18 +294,32 @@ export class ExprParser {
       valVar = readVar();
       s.skipInline();
     }
-    if (!s.eatKeyword('in')) throw s.error('Invalid "for" expression', 'For expression requires the "in" keyword after its name declarations.', s.pos);
+    if (!s.eatKeyword('in'))
+      throw s.error(
+        'Invalid "for" expression',
+        'For expression requires the "in" keyword after its name declarations.',
+        s.pos,
+      );
     s.skipInline();
     const coll = this.parseExpr();
     s.skipInline();
-    s.expect(':', 'Invalid "for" expression', 'For expression requires a colon after the collection expression.');
+    s.expect(
+      ':',
+      'Invalid "for" expression',
+      'For expression requires a colon after the collection expression.',
+    );
     s.skipInline();
     let keyExpr: Expr | undefined;
     let valExpr = this.parseExpr();
     s.skipInline();
     let grouping = false;
     if (isObject) {
-      if (!s.startsWith('=>')) throw s.error('Invalid "for" expression', 'Key expression in object "for" expression must be followed by an arrow ("=>").', s.pos);
+      if (!s.startsWith('=>'))
+        throw s.error(
+          'Invalid "for" expression',
+          'Key expression in object "for" expression must be followed by an arrow ("=>").',
+          s.pos,
+        );
       s.pos += 2;
       s.skipInline();
       keyExpr = valExpr;
@@ -282,8 +337,22 @@ export class ExprParser {
       cond = this.parseExpr();
       s.skipInline();
     }
-    s.expect(close, 'Invalid "for" expression', `Extra characters after the end of the "for" expression; expected "${close}".`);
-    return { type: 'for', keyVar, valVar, coll, keyExpr, valExpr, cond, grouping, range: this.rangeFrom(start) };
+    s.expect(
+      close,
+      'Invalid "for" expression',
+      `Extra characters after the end of the "for" expression; expected "${close}".`,
+    );
+    return {
+      type: 'for',
+      keyVar,
+      valVar,
+      coll,
+      keyExpr,
+      valExpr,
+      cond,
+      grouping,
+      range: this.rangeFrom(start),
+    };
   }
 
   /** Attribute access, indexing and splats, merged into a static traversal where possible. */
@@ -296,12 +365,22 @@ export class ExprParser {
       if (s.startsWith('...')) return expr;
       if (s.peek() === '.' && s.peek(1) === '*') {
         s.pos += 2;
-        expr = { type: 'splat', target: expr, steps: this.parseSplatSteps(), range: this.rangeFrom(expr.range.start.offset) };
+        expr = {
+          type: 'splat',
+          target: expr,
+          steps: this.parseSplatSteps(),
+          range: this.rangeFrom(expr.range.start.offset),
+        };
         continue;
       }
       if (s.startsWith('[*]')) {
         s.pos += 3;
-        expr = { type: 'splat', target: expr, steps: this.parseSplatSteps(), range: this.rangeFrom(expr.range.start.offset) };
+        expr = {
+          type: 'splat',
+          target: expr,
+          steps: this.parseSplatSteps(),
+          range: this.rangeFrom(expr.range.start.offset),
+        };
         continue;
       }
       let step: TraverseStep | undefined;
@@ -315,7 +394,11 @@ export class ExprParser {
           s.skipInline();
           const k = this.parseExpr();
           s.skipInline();
-          s.expect(']', 'Missing close bracket on index', 'The index operator must end with a closing bracket ("]").');
+          s.expect(
+            ']',
+            'Missing close bracket on index',
+            'The index operator must end with a closing bracket ("]").',
+          );
           return k;
         });
         const literal = staticKey(key);
@@ -330,7 +413,12 @@ export class ExprParser {
       } else if (step && step.kind === 'attr') {
         expr = { type: 'getattr', target: expr, name: step.name, range };
       } else if (step && step.kind === 'index') {
-        expr = { type: 'index', target: expr, key: { type: 'literal', value: step.key, range: step.range }, range };
+        expr = {
+          type: 'index',
+          target: expr,
+          key: { type: 'literal', value: step.key, range: step.range },
+          range,
+        };
       } else if (dynamicKey) {
         expr = { type: 'index', target: expr, key: dynamicKey, range };
       }

@@ -31,7 +31,8 @@ function jsonOf(v: HclValue): string {
 function fromJson(v: unknown): HclValue {
   if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   if (Array.isArray(v)) return v.map(fromJson);
-  if (typeof v === 'object') return sortedObject(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromJson(x)]));
+  if (typeof v === 'object')
+    return sortedObject(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromJson(x)]));
   throw new FunctionError('unsupported JSON value');
 }
 
@@ -55,7 +56,12 @@ function format(fmt: string, args: HclValue[]): string {
     let s: string;
     switch (verb) {
       case 'v':
-        s = flags.includes('#') || (typeof arg === 'object' && arg !== null) ? jsonOf(arg) : arg === null ? 'null' : toStr(arg);
+        s =
+          flags.includes('#') || (typeof arg === 'object' && arg !== null)
+            ? jsonOf(arg)
+            : arg === null
+              ? 'null'
+              : toStr(arg);
         break;
       case 's':
         s = toStr(arg);
@@ -83,7 +89,9 @@ function format(fmt: string, args: HclValue[]): string {
         break;
       case 'e':
       case 'E':
-        s = toNum(arg).toExponential(prec ?? 6).replace(/e([+-])(\d)$/, 'e$10$2');
+        s = toNum(arg)
+          .toExponential(prec ?? 6)
+          .replace(/e([+-])(\d)$/, 'e$10$2');
         if (verb === 'E') s = s.toUpperCase();
         break;
       case 'f':
@@ -156,7 +164,8 @@ const FUNCTIONS: Record<string, Fn> = {
     const base = toNum(a[1] as HclValue);
     const s = toStr(a[0] as HclValue);
     const n = parseInt(s, base);
-    if (Number.isNaN(n) || !new RegExp(`^[-+]?[0-9a-z]+$`, 'i').test(s)) throw new FunctionError(`cannot parse "${s}" as a base ${base} integer`);
+    if (Number.isNaN(n) || !new RegExp(`^[-+]?[0-9a-z]+$`, 'i').test(s))
+      throw new FunctionError(`cannot parse "${s}" as a base ${base} integer`);
     return n;
   },
   upper: str('upper', (s) => s.toUpperCase()),
@@ -168,7 +177,8 @@ const FUNCTIONS: Record<string, Fn> = {
   strlen: str('strlen', (s) => [...s].length),
   base64encode: str('base64encode', (s) => Buffer.from(s, 'utf8').toString('base64')),
   base64decode: str('base64decode', (s) => {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) throw new FunctionError('failed to decode base64 data');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0)
+      throw new FunctionError('failed to decode base64 data');
     return Buffer.from(s, 'base64').toString('utf8');
   }),
   urlencode: str('urlencode', (s) => encodeURIComponent(s).replace(/%20/g, '+')),
@@ -203,7 +213,12 @@ const FUNCTIONS: Record<string, Fn> = {
     const lens = rest.filter(Array.isArray).map((x) => (x as HclValue[]).length);
     if (new Set(lens).size > 1) throw new FunctionError('all lists must have the same length');
     const n = lens[0] ?? 1;
-    return Array.from({ length: n }, (_, i) => format(fmt, rest.map((x) => (Array.isArray(x) ? (x[i] as HclValue) : x))));
+    return Array.from({ length: n }, (_, i) =>
+      format(
+        fmt,
+        rest.map((x) => (Array.isArray(x) ? (x[i] as HclValue) : x)),
+      ),
+    );
   },
   indent: (a) => {
     arity('indent', a, 2);
@@ -229,7 +244,8 @@ const FUNCTIONS: Record<string, Fn> = {
   replace: (a) => {
     arity('replace', a, 3);
     const [s, sub, rep] = a.map(toStr) as [string, string, string];
-    if (sub.length > 1 && sub.startsWith('/') && sub.endsWith('/')) return s.replace(toRegex(sub.slice(1, -1)), rep);
+    if (sub.length > 1 && sub.startsWith('/') && sub.endsWith('/'))
+      return s.replace(toRegex(sub.slice(1, -1)), rep);
     return s.split(sub).join(rep);
   },
   regex_replace: (a) => {
@@ -327,7 +343,10 @@ const FUNCTIONS: Record<string, Fn> = {
   range: (a) => {
     arity('range', a, 1, 3);
     const n = a.map(toNum);
-    const [start, end, stepBy] = n.length === 1 ? [0, n[0] as number, 1] : [n[0] as number, n[1] as number, n[2] ?? (n[0] as number) <= (n[1] as number) ? 1 : -1];
+    const [start, end, stepBy] =
+      n.length === 1
+        ? [0, n[0] as number, 1]
+        : [n[0] as number, n[1] as number, (n[2] ?? (n[0] as number) <= (n[1] as number)) ? 1 : -1];
     if (stepBy === 0) throw new FunctionError('step must not be zero');
     const out: number[] = [];
     for (let i = start; stepBy > 0 ? i < end : i > end; i += stepBy) {
@@ -413,7 +432,16 @@ const FUNCTIONS: Record<string, Fn> = {
   },
 };
 
-for (const name of ['file', 'filebase64', 'fileexists', 'fileset', 'abspath', 'basename', 'dirname', 'pathexpand']) {
+for (const name of [
+  'file',
+  'filebase64',
+  'fileexists',
+  'fileset',
+  'abspath',
+  'basename',
+  'dirname',
+  'pathexpand',
+]) {
   FUNCTIONS[name] = () => {
     throw new FunctionError('filesystem functions disabled');
   };

@@ -36,11 +36,19 @@ export function parseJobspec(hcl: string, opts: ParseJobspecOptions = {}): Job {
   }
   const body = parseHcl(hcl, filename);
   for (const a of body.attributes) {
-    throw new JobspecError('Unsupported argument', `An argument named "${a.name}" is not expected here.`, a.nameRange);
+    throw new JobspecError(
+      'Unsupported argument',
+      `An argument named "${a.name}" is not expected here.`,
+      a.nameRange,
+    );
   }
   for (const b of body.blocks) {
     if (!TOP_LEVEL.includes(b.type)) {
-      throw new JobspecError('Unsupported block type', `Blocks of type "${b.type}" are not expected here.`, b.typeRange);
+      throw new JobspecError(
+        'Unsupported block type',
+        `Blocks of type "${b.type}" are not expected here.`,
+        b.typeRange,
+      );
     }
   }
 
@@ -75,6 +83,10 @@ function checkJobLabel(job: Block): void {
     throw new JobspecError('Missing name for job', 'All job blocks must have 1 labels (name).', job.defRange);
   }
   if (job.labels.length > 1) {
-    throw new JobspecError('Extraneous label for job', 'Only 1 labels (name) are expected for job blocks.', job.labelRanges[1]);
+    throw new JobspecError(
+      'Extraneous label for job',
+      'Only 1 labels (name) are expected for job blocks.',
+      job.labelRanges[1],
+    );
   }
 }

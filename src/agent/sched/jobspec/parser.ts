@@ -16,7 +16,12 @@ export function parseHclExpression(text: string, filename: string): Expr {
   src.skipAll();
   const e = p.parseExpr();
   src.skipAll();
-  if (!src.atEnd) throw src.error('Extra characters after expression', 'An expression was successfully parsed, but extra characters were found after it.', src.pos);
+  if (!src.atEnd)
+    throw src.error(
+      'Extra characters after expression',
+      'An expression was successfully parsed, but extra characters were found after it.',
+      src.pos,
+    );
   return e;
 }
 
@@ -48,12 +53,20 @@ class BodyParser {
       }
       if (s.peek() === '}') {
         if (openBrace !== undefined) break;
-        throw s.error('Argument or block definition required', 'An argument or block definition is required here.', s.pos);
+        throw s.error(
+          'Argument or block definition required',
+          'An argument or block definition is required here.',
+          s.pos,
+        );
       }
       const nameStart = s.pos;
       const name = s.readIdent();
       if (!name) {
-        throw s.error('Argument or block definition required', 'An argument or block definition is required here.', s.pos);
+        throw s.error(
+          'Argument or block definition required',
+          'An argument or block definition is required here.',
+          s.pos,
+        );
       }
       const nameRange = s.range(nameStart, s.pos);
       s.skipInline();
@@ -92,7 +105,12 @@ class BodyParser {
       if (s.peek() === '"') {
         const e = this.expr.parseExpr();
         if (e.type !== 'template' || e.parts.some((p) => p.kind !== 'literal')) {
-          throw s.error('Invalid block label', 'Template sequences are not allowed in block labels.', labelStart, s.pos);
+          throw s.error(
+            'Invalid block label',
+            'Template sequences are not allowed in block labels.',
+            labelStart,
+            s.pos,
+          );
         }
         labels.push(e.parts.map((p) => (p.kind === 'literal' ? p.text : '')).join(''));
       } else {
@@ -111,7 +129,11 @@ class BodyParser {
           s.pos,
         );
       }
-      throw s.error('Invalid block definition', 'Either a quoted string block label or an opening brace ("{") is expected here.', s.pos);
+      throw s.error(
+        'Invalid block definition',
+        'Either a quoted string block label or an opening brace ("{") is expected here.',
+        s.pos,
+      );
     }
     const open = s.pos;
     s.pos++;

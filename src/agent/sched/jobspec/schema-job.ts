@@ -102,6 +102,7 @@ export const jobSchema: StructSchema = {
       out.TaskGroups = [...alone, ...((out.TaskGroups ?? []) as Decoded[])];
     }
     const vault = take(out, '_vault');
-    for (const g of (out.TaskGroups ?? []) as Decoded[]) inheritSecrets(g.Tasks as Decoded[] | undefined, vault);
+    for (const g of (out.TaskGroups ?? []) as Decoded[])
+      inheritSecrets(g.Tasks as Decoded[] | undefined, vault);
   },
 };

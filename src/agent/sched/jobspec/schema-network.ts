@@ -1,9 +1,22 @@
 import { affinitySchema, constraintSchema } from './schema-policies';
-import { attr, freeform, listMap, many, single, stringMap, type Decoded, type StructSchema } from './schema-types';
+import {
+  attr,
+  freeform,
+  listMap,
+  many,
+  single,
+  stringMap,
+  type Decoded,
+  type StructSchema,
+} from './schema-types';
 
 const portSchema: StructSchema = {
   labels: ['Label'],
-  fields: [attr('static', 'Value', 'int'), attr('to', 'To', 'int'), attr('host_network', 'HostNetwork', 'string')],
+  fields: [
+    attr('static', 'Value', 'int'),
+    attr('to', 'To', 'int'),
+    attr('host_network', 'HostNetwork', 'string'),
+  ],
   post: (out) => {
     // Port is a value struct in Nomad's API: its fields are always present.
     out.Value ??= 0;
@@ -34,7 +47,10 @@ export const networkSchema: StructSchema = {
     // jobspec2 moves ports with a static value to ReservedPorts.
     const ports = (out.DynamicPorts ?? []) as Decoded[];
     if (ports.length === 0) return;
-    const reserved = [...((out.ReservedPorts ?? []) as Decoded[]), ...ports.filter((p) => (p.Value as number) > 0)];
+    const reserved = [
+      ...((out.ReservedPorts ?? []) as Decoded[]),
+      ...ports.filter((p) => (p.Value as number) > 0),
+    ];
     const dynamic = ports.filter((p) => !((p.Value as number) > 0));
     if (dynamic.length) out.DynamicPorts = dynamic;
     else delete out.DynamicPorts;
@@ -44,7 +60,11 @@ export const networkSchema: StructSchema = {
 
 export const deviceSchema: StructSchema = {
   labels: ['Name'],
-  fields: [attr('count', 'Count', 'int'), many('constraint', 'Constraints', constraintSchema), many('affinity', 'Affinities', affinitySchema)],
+  fields: [
+    attr('count', 'Count', 'int'),
+    many('constraint', 'Constraints', constraintSchema),
+    many('affinity', 'Affinities', affinitySchema),
+  ],
 };
 
 export const resourcesSchema: StructSchema = {
@@ -61,7 +81,11 @@ export const resourcesSchema: StructSchema = {
 };
 
 const checkRestartSchema: StructSchema = {
-  fields: [attr('limit', 'Limit', 'int'), attr('grace', 'Grace', 'duration'), attr('ignore_warnings', 'IgnoreWarnings', 'bool')],
+  fields: [
+    attr('limit', 'Limit', 'int'),
+    attr('grace', 'Grace', 'duration'),
+    attr('ignore_warnings', 'IgnoreWarnings', 'bool'),
+  ],
 };
 
 const checkSchema: StructSchema = {
@@ -161,7 +185,9 @@ export function serviceSchema(sidecarTask: StructSchema): StructSchema {
       attr('provider', 'Provider', 'string'),
       attr('cluster', 'Cluster', 'string'),
       attr('kind', 'Kind', 'string'),
-      single('weights', 'Weights', { fields: [attr('passing', 'Passing', 'int'), attr('warning', 'Warning', 'int')] }),
+      single('weights', 'Weights', {
+        fields: [attr('passing', 'Passing', 'int'), attr('warning', 'Warning', 'int')],
+      }),
     ],
   };
 }

@@ -1,5 +1,14 @@
 import { JobspecError } from './errors';
-import { attr, freeform, many, single, stringMap, take, type Decoded, type StructSchema } from './schema-types';
+import {
+  attr,
+  freeform,
+  many,
+  single,
+  stringMap,
+  take,
+  type Decoded,
+  type StructSchema,
+} from './schema-types';
 
 /*
  * Placement and lifecycle policy blocks shared by jobs, groups and tasks. Attribute names follow
@@ -7,7 +16,14 @@ import { attr, freeform, many, single, stringMap, take, type Decoded, type Struc
  */
 
 /** Shorthand attributes that set the operand and the right-hand target at once. */
-const RTARGET_SHORTHANDS = ['version', 'semver', 'regexp', 'set_contains', 'set_contains_all', 'set_contains_any'];
+const RTARGET_SHORTHANDS = [
+  'version',
+  'semver',
+  'regexp',
+  'set_contains',
+  'set_contains_all',
+  'set_contains_any',
+];
 
 function placementFields(): StructSchema['fields'] {
   return [
@@ -110,7 +126,11 @@ export const updateSchema: StructSchema = {
 };
 
 export const ephemeralDiskSchema: StructSchema = {
-  fields: [attr('sticky', 'Sticky', 'bool'), attr('migrate', 'Migrate', 'bool'), attr('size', 'SizeMB', 'int')],
+  fields: [
+    attr('sticky', 'Sticky', 'bool'),
+    attr('migrate', 'Migrate', 'bool'),
+    attr('size', 'SizeMB', 'int'),
+  ],
 };
 
 export const disconnectSchema: StructSchema = {
@@ -143,9 +163,18 @@ export const taskScalingSchema: StructSchema = {
     const label = String(take(out, '_label')).toLowerCase();
     const range = block?.labelRanges[0];
     const want = label === 'cpu' ? 'vertical_cpu' : label === 'mem' ? 'vertical_mem' : undefined;
-    if (!want) throw new JobspecError('Invalid scaling policy name', 'scaling policy name must be "cpu" or "mem"', range);
+    if (!want)
+      throw new JobspecError(
+        'Invalid scaling policy name',
+        'scaling policy name must be "cpu" or "mem"',
+        range,
+      );
     if (out.Type !== undefined && out.Type !== want) {
-      throw new JobspecError('Invalid scaling policy type', `Invalid policy type, expected "${want}" but found "${String(out.Type)}"`, block?.defRange);
+      throw new JobspecError(
+        'Invalid scaling policy type',
+        `Invalid policy type, expected "${want}" but found "${String(out.Type)}"`,
+        block?.defRange,
+      );
     }
     out.Type = want;
   },

@@ -1,5 +1,11 @@
 import { networkSchema, resourcesSchema, serviceSchema } from './schema-network';
-import { affinitySchema, constraintSchema, restartSchema, taskScalingSchema, vaultSchema } from './schema-policies';
+import {
+  affinitySchema,
+  constraintSchema,
+  restartSchema,
+  taskScalingSchema,
+  vaultSchema,
+} from './schema-policies';
 import { attr, freeform, many, single, stringMap, type Decoded, type StructSchema } from './schema-types';
 
 const FIVE_SECONDS = 5e9;

@@ -47,7 +47,12 @@ function scanHeredoc(p: ExprParser, start: number): Token[] {
   if (flush) s.pos++;
   const marker = s.readIdent();
   if (!marker) {
-    throw s.error('Invalid heredoc', 'A heredoc must start with "<<" or "<<-" followed by a delimiter word.', start, s.pos);
+    throw s.error(
+      'Invalid heredoc',
+      'A heredoc must start with "<<" or "<<-" followed by a delimiter word.',
+      start,
+      s.pos,
+    );
   }
   if (s.peek() === '\r') s.pos++;
   if (s.peek() !== '\n') {
@@ -107,7 +112,12 @@ function scan(p: ExprParser, start: number, end: number | undefined, flushIndent
   for (;;) {
     if (quoted) {
       if (s.atEnd || s.peek() === '\n') {
-        throw s.error('Unterminated template string', 'No closing marker was found for the string.', start, s.pos);
+        throw s.error(
+          'Unterminated template string',
+          'No closing marker was found for the string.',
+          start,
+          s.pos,
+        );
       }
       if (s.peek() === '"') break;
     } else if (s.pos >= end) {
@@ -226,7 +236,12 @@ function readDirective(p: ExprParser): Token {
           s.skipInline();
         }
         if (!v || !s.eatKeyword('in')) {
-          throw s.error('Invalid template directive', 'A "for" directive needs a variable name and the "in" keyword.', start, s.pos);
+          throw s.error(
+            'Invalid template directive',
+            'A "for" directive needs a variable name and the "in" keyword.',
+            start,
+            s.pos,
+          );
         }
         tok.valVar = v;
         s.skipInline();
@@ -249,7 +264,11 @@ function readDirective(p: ExprParser): Token {
     s.skipInline();
     tok.stripR = s.peek() === '~';
     if (tok.stripR) s.pos++;
-    s.expect('}', 'Extra characters in template directive', 'Expected a closing brace to end the template directive.');
+    s.expect(
+      '}',
+      'Extra characters in template directive',
+      'Expected a closing brace to end the template directive.',
+    );
     tok.end = s.pos;
     return tok;
   });
@@ -273,13 +292,20 @@ function build(p: ExprParser, tokens: Token[]): TemplatePart[] {
     while (i < tokens.length) {
       const t = tokens[i++] as Token;
       if (t.kind === 'lit') parts.push({ kind: 'literal', text: t.text });
-      else if (t.kind === 'interp') parts.push({ kind: 'interp', expr: t.expr, stripLeft: t.stripL, stripRight: t.stripR });
+      else if (t.kind === 'interp')
+        parts.push({ kind: 'interp', expr: t.expr, stripLeft: t.stripL, stripRight: t.stripR });
       else if (until.includes(t.word)) return { parts, stop: t };
       else if (t.word === 'if') {
         const then = seq(['else', 'endif']);
         let otherwise: TemplatePart[] = [];
         if (then.stop?.word === 'else') otherwise = seq(['endif']).parts;
-        parts.push({ kind: 'if', cond: t.cond as Expr, then: then.parts, else: otherwise, range: s.range(t.start, t.end) });
+        parts.push({
+          kind: 'if',
+          cond: t.cond as Expr,
+          then: then.parts,
+          else: otherwise,
+          range: s.range(t.start, t.end),
+        });
       } else if (t.word === 'for') {
         const body = seq(['endfor']);
         parts.push({
@@ -291,12 +317,21 @@ function build(p: ExprParser, tokens: Token[]): TemplatePart[] {
           range: s.range(t.start, t.end),
         });
       } else {
-        throw s.error('Unexpected template directive', `The "${t.word}" directive has no matching opening directive.`, t.start, t.end);
+        throw s.error(
+          'Unexpected template directive',
+          `The "${t.word}" directive has no matching opening directive.`,
+          t.start,
+          t.end,
+        );
       }
     }
     if (until.length > 0) {
       const opener = until.includes('endfor') ? 'for' : 'if';
-      throw s.error('Unterminated template directive', `A "${opener}" directive has no closing "end${opener}".`, s.pos);
+      throw s.error(
+        'Unterminated template directive',
+        `A "${opener}" directive has no closing "end${opener}".`,
+        s.pos,
+      );
     }
     return { parts };
   };

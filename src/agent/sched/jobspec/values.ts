@@ -41,7 +41,9 @@ export function deepEqual(a: HclValue, b: HclValue): boolean {
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k] as HclValue, b[k] as HclValue));
+    return (
+      ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k] as HclValue, b[k] as HclValue))
+    );
   }
   return false;
 }

@@ -41,9 +41,14 @@ function fail(summary: string, detail: string, range: Range | undefined): never 
 /** Reads a type constraint expression: `string`, `list(number)`, `object({a = string})`, ... */
 function typeFromExpr(e: Expr): TypeConstraint {
   const bad = (): never =>
-    fail('Invalid type specification', 'A type specification is either a primitive type keyword (bool, number, string), "any", or a complex type constructor call, like list(string).', e.range);
+    fail(
+      'Invalid type specification',
+      'A type specification is either a primitive type keyword (bool, number, string), "any", or a complex type constructor call, like list(string).',
+      e.range,
+    );
   if (e.type === 'scope' && e.steps.length === 0) {
-    if (e.root === 'string' || e.root === 'number' || e.root === 'bool' || e.root === 'any') return { kind: e.root };
+    if (e.root === 'string' || e.root === 'number' || e.root === 'bool' || e.root === 'any')
+      return { kind: e.root };
     return bad();
   }
   if (e.type !== 'call' || e.args.length !== 1) return bad();
@@ -76,7 +81,11 @@ function convertFor(v: Variable, value: HclValue, range: Range, summary: string)
     return convertTo(value, v.type);
   } catch (e) {
     if (e instanceof ConvertError) {
-      fail(summary, `The value for ${v.name} is not compatible with the variable's type constraint: ${e.message}.`, range);
+      fail(
+        summary,
+        `The value for ${v.name} is not compatible with the variable's type constraint: ${e.message}.`,
+        range,
+      );
     }
     throw e;
   }
@@ -87,10 +96,15 @@ function attrMap(attrs: Attribute[]): Map<string, Attribute> {
 }
 
 function decodeVariableBlock(b: Block, text: string): Variable {
-  if (b.labels.length !== 1) fail('Missing name for variable', 'All variable blocks must have 1 labels (name).', b.defRange);
+  if (b.labels.length !== 1)
+    fail('Missing name for variable', 'All variable blocks must have 1 labels (name).', b.defRange);
   const name = b.labels[0] as string;
   if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-    fail('Invalid variable name', 'A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.', b.labelRanges[0] as Range);
+    fail(
+      'Invalid variable name',
+      'A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.',
+      b.labelRanges[0] as Range,
+    );
   }
   const attrs = attrMap(b.body.attributes);
   for (const a of b.body.attributes) {
@@ -111,21 +125,35 @@ function decodeVariableBlock(b: Block, text: string): Variable {
   if (typeAttr) v.type = typeFromExpr(typeAttr.expr);
   const def = attrs.get('default');
   if (def) {
-    v.value = convertFor(v, evaluate(def.expr, NO_VARS(text)), def.expr.range, 'Invalid default value for variable');
+    v.value = convertFor(
+      v,
+      evaluate(def.expr, NO_VARS(text)),
+      def.expr.range,
+      'Invalid default value for variable',
+    );
     v.valueRange = def.expr.range;
   }
   for (const vb of b.body.blocks) {
-    if (vb.type !== 'validation') fail('Unsupported block type', `Blocks of type "${vb.type}" are not expected here.`, vb.typeRange);
+    if (vb.type !== 'validation')
+      fail('Unsupported block type', `Blocks of type "${vb.type}" are not expected here.`, vb.typeRange);
     const va = attrMap(vb.body.attributes);
     const cond = va.get('condition');
     const msg = va.get('error_message');
     if (!cond || !msg) {
       const missing = cond ? 'error_message' : 'condition';
-      fail('Missing required argument', `The argument "${missing}" is required, but no definition was found.`, vb.defRange);
+      fail(
+        'Missing required argument',
+        `The argument "${missing}" is required, but no definition was found.`,
+        vb.defRange,
+      );
     }
     const message = evaluate(msg.expr, NO_VARS(text));
     if (typeof message !== 'string' || message === '') {
-      fail('Invalid validation error message', 'An empty string is not a valid nor useful error message.', msg.expr.range);
+      fail(
+        'Invalid validation error message',
+        'An empty string is not a valid nor useful error message.',
+        msg.expr.range,
+      );
     }
     v.validations.push({ condition: cond.expr, message, range: vb.defRange });
   }
@@ -214,10 +242,18 @@ export function variableValues(vars: Map<string, Variable>, text: string): HclOb
       try {
         ok = toBool(result);
       } catch {
-        fail('Invalid variable validation result', 'Validation condition expression must return either true or false.', rule.condition.range);
+        fail(
+          'Invalid variable validation result',
+          'Validation condition expression must return either true or false.',
+          rule.condition.range,
+        );
       }
       if (!ok) {
-        fail(`Invalid value for ${v.from} variable`, `${rule.message}\n\nThis was checked by the validation rule at ${formatRange(rule.range)}.`, v.valueRange ?? rule.range);
+        fail(
+          `Invalid value for ${v.from} variable`,
+          `${rule.message}\n\nThis was checked by the validation rule at ${formatRange(rule.range)}.`,
+          v.valueRange ?? rule.range,
+        );
       }
     }
   }
@@ -233,7 +269,8 @@ export function evaluateLocals(blocks: Block[], base: EvalContext): HclObject {
     const nested = b.body.blocks[0];
     if (nested) fail('Unexpected block', 'Blocks are not allowed in a locals block.', nested.typeRange);
     for (const a of b.body.attributes) {
-      if (seen.has(a.name)) fail('Duplicate value in locals', `Duplicate ${a.name} definition found.`, a.nameRange);
+      if (seen.has(a.name))
+        fail('Duplicate value in locals', `Duplicate ${a.name} definition found.`, a.nameRange);
       seen.add(a.name);
       pending.push(a);
     }
@@ -242,7 +279,7 @@ export function evaluateLocals(blocks: Block[], base: EvalContext): HclObject {
   while (pending.length > 0) {
     let progressed = false;
     let lastError: unknown;
-    for (let i = 0; i < pending.length; ) {
+    for (let i = 0; i < pending.length;) {
       const a = pending[i] as Attribute;
       try {
         locals[a.name] = evaluate(a.expr, { ...base, locals });
