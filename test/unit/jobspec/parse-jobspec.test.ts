@@ -422,6 +422,73 @@ job "c" {
   });
 });
 
+describe('parseJobspec: Nomad decoding details', () => {
+  it('wraps an object written as a config attribute into a one-item list, as Nomad does', () => {
+    const job = parseJobspec(
+      'job "q" {\n  task "t" {\n    config {\n      labels = { a = "b" }\n      auth "registry" {\n        user = "u"\n      }\n    }\n  }\n}\n',
+    );
+    expect(job.TaskGroups?.[0]?.Tasks?.[0]?.Config).toEqual({
+      labels: [{ a: 'b' }],
+      auth: [{ registry: [{ user: 'u' }] }],
+    });
+  });
+
+  it('passes job and group vault blocks down to tasks without their own', () => {
+    const job = parseJobspec(`
+job "v" {
+  vault {
+    policies = ["job"]
+  }
+  group "g" {
+    vault {
+      policies = ["group"]
+    }
+    task "a" {}
+    task "b" {
+      vault {
+        policies = ["task"]
+        change_mode = "noop"
+      }
+    }
+  }
+  group "h" {
+    task "c" {}
+  }
+}
+`);
+    const [g, h] = job.TaskGroups ?? [];
+    expect(g?.Tasks?.map((t) => t.Secrets?.Policies)).toEqual([['group'], ['task']]);
+    expect(g?.Tasks?.[1]?.Secrets).toMatchObject({ ChangeMode: 'noop', Env: true });
+    expect(h?.Tasks?.[0]?.Secrets?.Policies).toEqual(['job']);
+  });
+
+  it('reads the variables block form and checks validation rules', () => {
+    const src = `
+variables {
+  n = 3
+}
+variable "env" {
+  default = "dev"
+  validation {
+    condition     = contains(["dev", "prod"], var.env)
+    error_message = "The env must be dev or prod."
+  }
+}
+job "x" {
+  priority = var.n * 10
+  meta {
+    env = var.env
+  }
+}
+`;
+    expect(parseJobspec(src).Priority).toBe(30);
+    expect(parseJobspec(src, { variables: 'env = "prod"' }).Meta).toEqual({ env: 'prod' });
+    expect(() => parseJobspec(src, { variables: 'env = "qa"' })).toThrow(
+      /Invalid value for varfile variable; The env must be dev or prod\./,
+    );
+  });
+});
+
 describe('parseJobspec: errors', () => {
   function errorOf(hcl: string): JobspecError {
     try {

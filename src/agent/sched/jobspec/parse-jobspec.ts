@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { JobSchema, type Job } from '../../../api/sched/schemas';
 import type { Block } from './ast';
 import { decodeBody } from './decode';
@@ -75,7 +76,12 @@ export function parseJobspec(hcl: string, opts: ParseJobspecOptions = {}): Job {
     );
   }
   checkJobLabel(job);
-  return JobSchema.parse(decodeBody(job.body, jobSchema, ctx, job));
+  const result = JobSchema.safeParse(decodeBody(job.body, jobSchema, ctx, job));
+  if (!result.success) {
+    // The decoder only produces API-shaped values, so this points at a gap between the two.
+    throw new JobspecError('Invalid job', z.prettifyError(result.error), job.defRange);
+  }
+  return result.data;
 }
 
 function checkJobLabel(job: Block): void {
