@@ -375,6 +375,31 @@ job "d" {
     ]);
   });
 
+  it('expands dynamic blocks inside driver config', () => {
+    const job = parseJobspec(`
+job "d" {
+  task "t" {
+    config {
+      dynamic "mount" {
+        for_each = ["/a", "/b"]
+        iterator = m
+        content {
+          target = m.value
+          index  = m.key
+        }
+      }
+    }
+  }
+}
+`);
+    expect(job.TaskGroups?.[0]?.Tasks?.[0]?.Config).toEqual({
+      mount: [
+        { index: 0, target: '/a' },
+        { index: 1, target: '/b' },
+      ],
+    });
+  });
+
   it('gives a task outside any group its own group', () => {
     const job = parseJobspec('job "solo" {\n  task "t" {\n    driver = "exec"\n  }\n}\n');
     expect(job.TaskGroups).toEqual([{ Name: 't', Tasks: [{ Name: 't', Driver: 'exec' }] }]);

@@ -227,16 +227,16 @@ function freeformBody(body: Body, ctx: EvalContext): HclObject {
     const v = evaluate(a.expr, ctx);
     entries.set(a.name, a.expr.type === 'object' ? [v] : v);
   }
-  const byType = new Map<string, Block[]>();
-  for (const b of body.blocks) {
-    if (!byType.has(b.type)) byType.set(b.type, []);
-    (byType.get(b.type) as Block[]).push(b);
+  const byType = new Map<string, ScopedBlock[]>();
+  for (const sb of expandDynamic(body.blocks, ctx)) {
+    if (!byType.has(sb.block.type)) byType.set(sb.block.type, []);
+    (byType.get(sb.block.type) as ScopedBlock[]).push(sb);
   }
   for (const [type, blocks] of byType) {
     entries.set(
       type,
-      blocks.map((b) => {
-        let v: HclValue = freeformBody(b.body, ctx);
+      blocks.map(({ block: b, ctx: bctx }) => {
+        let v: HclValue = freeformBody(b.body, bctx);
         for (let i = b.labels.length - 1; i >= 0; i--) v = { [b.labels[i] as string]: [v] };
         return v;
       }),
