@@ -20,7 +20,11 @@ export interface TestServer {
 }
 
 export async function startTestServer(initial?: Handler): Promise<TestServer> {
-  let handler: Handler = initial ?? ((_req, res) => res.end('null'));
+  let handler: Handler =
+    initial ??
+    ((_req, res) => {
+      res.end('null');
+    });
   const requests: Recorded[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -35,7 +35,7 @@ export function requireHexPrefix(field: string, value: string | undefined): void
   }
 }
 
-export function requireNonEmpty(field: string, value: string | undefined): asserts value is string {
+export function requireNonEmpty(field: string, value: string | null | undefined): asserts value is string {
   if (typeof value !== 'string' || value === '') {
     throw new RequestValidationError(field, 'must be a non-empty string');
   }

@@ -13,9 +13,9 @@ import { z } from 'zod';
  * that need exact nanoseconds must not rely on the low digits.
  */
 
-export const OptString = z.string().optional();
-export const OptNumber = z.number().optional();
-export const OptBool = z.boolean().optional();
+export const OptString = z.string().nullish();
+export const OptNumber = z.number().nullish();
+export const OptBool = z.boolean().nullish();
 
 /** A map of string to string that Nomad sends as `null` when empty. */
 export const StringMap = z.record(z.string(), z.string()).nullish();
@@ -24,10 +24,10 @@ export const StringMap = z.record(z.string(), z.string()).nullish();
 export const StringList = z.array(z.string()).nullish();
 
 /** Durations are integers in nanoseconds. */
-export const Duration = z.number().optional();
+export const Duration = z.number().nullish();
 
 /** Unix nanoseconds. */
-export const NanoTime = z.number().optional();
+export const NanoTime = z.number().nullish();
 
 /** RFC 3339 string; the zero time is `0001-01-01T00:00:00Z`. */
 export const Rfc3339 = z.string().nullish();

@@ -14,8 +14,8 @@ export const FieldDiffSchema = z.looseObject({
 export type FieldDiff = z.infer<typeof FieldDiffSchema>;
 
 export interface ObjectDiff {
-  Type?: string;
-  Name?: string;
+  Type?: string | null;
+  Name?: string | null;
   Fields?: FieldDiff[] | null;
   Objects?: ObjectDiff[] | null;
   [k: string]: unknown;

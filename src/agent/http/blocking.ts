@@ -1,0 +1,44 @@
+/**
+ * Blocking queries as Nomad and Consul serve them: with `index`, the answer waits until the watched
+ * data moves past that index or `wait` (default 5m, at most 10m, plus up to wait/16 of jitter) runs out.
+ * Waiting costs nothing: the store wakes exactly the queries whose tables or keys were written.
+ */
+import type { Store, WatchSpec } from '../store';
+import { durationParamMs, intParam } from './query';
+import type { Reply, RequestContext } from './router';
+
+export const DEFAULT_WAIT_MS = 5 * 60_000;
+export const MAX_WAIT_MS = 10 * 60_000;
+
+export interface Snapshot<T> {
+  value: T;
+  index: number;
+  headers?: Record<string, string>;
+}
+
+export async function blockingRead<T>(
+  ctx: RequestContext,
+  store: Store,
+  watch: WatchSpec,
+  read: () => Snapshot<T>,
+): Promise<Reply> {
+  const minIndex = intParam(ctx.query, 'index', { min: 0 }) ?? 0;
+  let snap = read();
+  if (minIndex === 0 || snap.index > minIndex) return toReply(snap);
+  const wait = Math.min(durationParamMs(ctx.query, 'wait') ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
+  const deadline = Date.now() + wait + Math.random() * (wait / 16);
+  let waitIndex = minIndex;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || ctx.signal.aborted) return toReply(snap);
+    const woke = await store.waitFor(watch, waitIndex, remaining, ctx.signal).catch(() => waitIndex);
+    // A wake whose write does not change what this query returns must not spin: wait past it.
+    waitIndex = Math.max(waitIndex, woke);
+    snap = read();
+    if (snap.index > minIndex) return toReply(snap);
+  }
+}
+
+function toReply<T>(snap: Snapshot<T>): Reply {
+  return { body: snap.value, index: snap.index, headers: snap.headers };
+}

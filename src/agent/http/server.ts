@@ -1,0 +1,209 @@
+/**
+ * The HTTP front of one service: routing, JSON bodies with a size limit, the service's headers on
+ * every answer, gzip when asked, `pretty`, and errors as plain text with the right status. A handler
+ * never sees a malformed request and never crashes the agent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { HttpError, methodNotAllowed } from './errors';
+import type { Reply, RequestContext, Router, RouteMeta } from './router';
+
+export interface StreamReply extends Reply {
+  /** Takes over the live response (event stream). */
+  stream: (res: ServerResponse, ctx: RequestContext) => void;
+}
+
+export interface ServiceServerOptions {
+  router: Router;
+  /** `X-Sched-` or `X-Reg-`. */
+  headerPrefix: string;
+  /** Whether the `token` query parameter carries a token (the registry allows it). */
+  tokenFromQuery?: boolean;
+  /** Checks the route's capability; throws an HttpError(403) when the token lacks it. */
+  authorize?: (ctx: RequestContext, meta: RouteMeta) => void | Promise<void>;
+  maxBodyBytes?: number;
+  /** Called with each finished request (the benchmarks count requests per route). */
+  onRequest?: (info: { method: string; path: string; status: number; durationMs: number }) => void;
+  log?: (line: string) => void;
+}
+
+const GZIP_MIN_BYTES = 1024;
+
+export function createServiceServer(opts: ServiceServerOptions): Server {
+  const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
+  const tokenHeader = `${opts.headerPrefix}Token`.toLowerCase();
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    res.on('finish', () =>
+      opts.onRequest?.({
+        method: req.method ?? '',
+        path: (req.url ?? '').split('?')[0] ?? '',
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+      }),
+    );
+    void handle(req, res).catch((err: unknown) => {
+      opts.log?.(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('internal error');
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0; // blocking queries and streams may legitimately last minutes
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://agent');
+    const method = req.method ?? 'GET';
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+
+    let bodyPromise: Promise<Buffer> | undefined;
+    const raw = (): Promise<Buffer> => (bodyPromise ??= readBody(req, maxBody));
+    const ctx: RequestContext = {
+      method,
+      path: url.pathname,
+      params: {},
+      query: url.searchParams,
+      headers: req.headers,
+      signal: abort.signal,
+      token: extractToken(req, url, tokenHeader, opts.tokenFromQuery === true),
+      raw,
+      json: async () => {
+        const buf = await raw();
+        if (buf.length === 0) return undefined;
+        try {
+          return JSON.parse(buf.toString('utf8')) as unknown;
+        } catch (err) {
+          throw new HttpError(400, `failed to parse JSON body: ${(err as Error).message}`);
+        }
+      },
+    };
+
+    try {
+      const { match, allowed } = opts.router.match(method, url.pathname);
+      if (!match) {
+        if (allowed.length > 0) throw methodNotAllowed(method);
+        throw new HttpError(404, `Invalid URL path: ${url.pathname}`);
+      }
+      ctx.params = match.params;
+      if (opts.authorize) await opts.authorize(ctx, match.meta);
+      const reply = await match.handler(ctx);
+      if ('stream' in reply && typeof (reply as StreamReply).stream === 'function') {
+        (reply as StreamReply).stream(res, ctx);
+        return;
+      }
+      if (!req.complete) await raw().catch(() => undefined);
+      send(req, res, url, reply);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof HttpError) {
+        if (!req.complete) await raw().catch(() => undefined);
+        const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+        res.writeHead(err.status, headers);
+        res.end(err.message);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
+    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+    if (reply.index !== undefined) {
+      headers[`${opts.headerPrefix}Index`] = String(Math.max(1, reply.index));
+      headers[`${opts.headerPrefix}LastContact`] = '0';
+      headers[`${opts.headerPrefix}KnownLeader`] = 'true';
+    }
+    let payload: Buffer;
+    if (reply.rawBody !== undefined) {
+      payload = Buffer.isBuffer(reply.rawBody) ? reply.rawBody : Buffer.from(reply.rawBody);
+      headers['content-type'] = reply.contentType ?? 'application/octet-stream';
+    } else {
+      const pretty = url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
+      const text = pretty
+        ? JSON.stringify(reply.body ?? null, null, 4) + '\n'
+        : JSON.stringify(reply.body ?? null);
+      payload = Buffer.from(text);
+      headers['content-type'] = 'application/json';
+    }
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    if (payload.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(accepts)) {
+      payload = gzipSync(payload);
+      headers['content-encoding'] = 'gzip';
+      headers['vary'] = 'Accept-Encoding';
+    }
+    headers['content-length'] = String(payload.length);
+    res.writeHead(reply.status ?? 200, headers);
+    res.end(payload);
+  }
+
+  return server;
+}
+
+function extractToken(
+  req: IncomingMessage,
+  url: URL,
+  tokenHeader: string,
+  fromQuery: boolean,
+): string | undefined {
+  const header = req.headers[tokenHeader];
+  if (typeof header === 'string' && header !== '') return header;
+  const auth = req.headers['authorization'];
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m) return m[1];
+  }
+  if (fromQuery) {
+    const q = url.searchParams.get('token');
+    if (q) return q;
+  }
+  return undefined;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        reject(new HttpError(413, `request body is larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
+    req.on('error', (err) => !failed && reject(err));
+  });
+}
+
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${shownHost}:${addr.port}`;
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * The embedded dev agent: the scheduler and the registry over one store, served on two ports, like
+ * `nomad agent -dev` and `consul agent -dev` side by side. Tests start it in-process:
+ * `const agent = await startDevAgent({ port: 0, registryPort: 0 })`.
+ */
+import type { Server } from 'node:http';
+import { z } from 'zod';
+import { formatIssuePath } from '../api/transport';
+import { Clock } from './clock';
+import { closeServer, createServiceServer, listen } from './http/server';
+import { DevAgentOptionsSchema, type DevAgentOptions, type ResolvedDevAgentOptions } from './options';
+import { createSchedulerService, type SchedulerService } from './sched/service';
+import { Store } from './store';
+
+export type { DevAgentOptions } from './options';
+
+export interface RequestCount {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface DevAgent {
+  schedulerUrl: string;
+  registryUrl: string | undefined;
+  options: ResolvedDevAgentOptions;
+  store: Store;
+  scheduler: SchedulerService;
+  /** Every request served, in order (the benchmarks count requests per resource). */
+  requests: RequestCount[];
+  stop(): Promise<void>;
+}
+
+export class DevAgentOptionsError extends Error {}
+
+export function resolveOptions(input: DevAgentOptions): ResolvedDevAgentOptions {
+  const r = DevAgentOptionsSchema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new DevAgentOptionsError(`dev agent option ${formatIssuePath(issue.path)}: ${issue.message}`);
+  }
+  return r.data;
+}
+
+export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAgent> {
+  const options = resolveOptions(input);
+  const log = options.log ?? (() => undefined);
+  const store = Store.open({ dataDir: options.dataDir, onError: (e) => log(`store: ${String(e)}`) });
+  const clock = new Clock(options.timeScale);
+  const requests: RequestCount[] = [];
+  let schedulerUrl = '';
+  let registryUrl = '';
+  const scheduler = createSchedulerService({
+    store,
+    clock,
+    settings: {
+      region: options.region,
+      datacenter: options.datacenter,
+      nodes: options.nodes,
+      nodeCpu: options.nodeCpu,
+      nodeMemoryMB: options.nodeMemory,
+      nodeDiskMB: options.nodeDisk,
+      nodePool: options.nodePool,
+    },
+    self: () => ({ url: schedulerUrl }),
+    log,
+  });
+  const servers: Server[] = [];
+  const stops: Array<() => void> = [];
+  try {
+    const schedServer = createServiceServer({
+      router: scheduler.router,
+      headerPrefix: 'X-Sched-',
+      log,
+      onRequest: (r) => requests.push({ method: r.method, path: r.path, status: r.status }),
+    });
+    servers.push(schedServer);
+    scheduler.start();
+    stops.push(() => scheduler.stop());
+    schedulerUrl = await listen(schedServer, options.port, options.bind);
+    if (options.registry) {
+      // Loaded on demand: an agent that serves only the scheduler never loads the registry.
+      const { createRegistryService } = await import('./reg/service.js');
+      const registry = createRegistryService({
+        store,
+        clock,
+        datacenter: options.datacenter,
+        acl: { enabled: options.acl, bootstrapToken: options.bootstrapToken },
+        selfAddress: () => registryUrl,
+        log,
+      });
+      stops.push(() => registry.stop());
+      const regServer = createServiceServer({
+        router: registry.router,
+        headerPrefix: 'X-Reg-',
+        tokenFromQuery: true,
+        authorize: registry.authorize,
+        log,
+        onRequest: (r) => requests.push({ method: r.method, path: r.path, status: r.status }),
+      });
+      servers.push(regServer);
+      registryUrl = await listen(regServer, options.registryPort, options.bind);
+    }
+  } catch (err) {
+    for (const s of stops.reverse()) s();
+    await Promise.all(servers.map((s) => closeServer(s).catch(() => undefined)));
+    clock.stop();
+    store.close();
+    throw err;
+  }
+  let stopped = false;
+  return {
+    schedulerUrl,
+    registryUrl: registryUrl || undefined,
+    options,
+    store,
+    scheduler,
+    requests,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(servers.map((s) => closeServer(s)));
+      for (const s of stops.reverse()) s();
+      clock.stop();
+      store.close();
+    },
+  };
+}
+
+export const DevAgentOptionsShape: z.ZodType = DevAgentOptionsSchema;

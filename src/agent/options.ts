@@ -1,0 +1,39 @@
+/** Settings of the dev agent, shared by `cdktf-sched dev` and `startDevAgent()`. */
+import { z } from 'zod';
+
+export const DevAgentOptionsSchema = z.object({
+  /** Scheduler port; 0 picks a free one. */
+  port: z.number().int().min(0).max(65535).default(4646),
+  /** Registry port; 0 picks a free one. */
+  registryPort: z.number().int().min(0).max(65535).default(8500),
+  bind: z.string().min(1).default('127.0.0.1'),
+  nodes: z.number().int().min(0).max(1000).default(3),
+  nodeCpu: z.number().int().min(100).default(4000),
+  nodeMemory: z.number().int().min(128).default(8192),
+  nodeDisk: z
+    .number()
+    .int()
+    .min(1024)
+    .default(100 * 1024),
+  datacenter: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "-" and "_" only')
+    .default('dc1'),
+  region: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "-" and "_" only')
+    .default('global'),
+  nodePool: z.string().default('default'),
+  /** Directory for durable state; without it state lives in memory. */
+  dataDir: z.string().optional(),
+  /** Multiplies every duration the agent waits on (0.01 = a hundred times faster). */
+  timeScale: z.number().positive().default(1),
+  acl: z.boolean().default(false),
+  bootstrapToken: z.string().optional(),
+  /** Serve the registry too (default); tests of one service may turn it off. */
+  registry: z.boolean().default(true),
+  log: z.custom<(line: string) => void>((v) => v === undefined || typeof v === 'function').optional(),
+});
+
+export type DevAgentOptions = z.input<typeof DevAgentOptionsSchema>;
+export type ResolvedDevAgentOptions = z.output<typeof DevAgentOptionsSchema>;

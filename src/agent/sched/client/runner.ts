@@ -1,0 +1,462 @@
+/**
+ * The simulated clients: every allocation placed on a node runs here, task by task, through the
+ * mock driver. Task states, restarts under the restart policy, failures and deployment health are
+ * written back to the store just as a Nomad client reports them to its servers.
+ */
+import type { Commit } from '../../store';
+import type { SchedContext } from '../context';
+import { refreshJob } from '../derived';
+import type { AllocRecord, TaskStateRecord } from '../model';
+import { restartPolicy } from '../scheduler/policies';
+import { findGroup } from '../scheduler/resources';
+import { isClientTerminal } from '../state';
+import { T, childKey } from '../tables';
+import { formatDuration } from '../../../api/duration';
+import { newTaskState, taskEvent, withEvent } from './events';
+import { mockBehaviour, type MockBehaviour } from './mock-config';
+
+interface TaskSim {
+  name: string;
+  behaviour: MockBehaviour;
+  /** Start times (ms) of restarts inside the current restart-policy interval. */
+  restarts: number[];
+  cancel: (() => void)[];
+}
+
+interface AllocSim {
+  id: string;
+  key: string;
+  tasks: Map<string, TaskSim>;
+  cancelHealth: (() => void)[];
+  killed: boolean;
+}
+
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+export class ClientRunner {
+  private readonly sims = new Map<string, AllocSim>();
+  private readonly unsubscribe: () => void;
+  private stopped = false;
+
+  constructor(private readonly ctx: SchedContext) {
+    this.unsubscribe = ctx.store.onCommit((c) => this.onCommit(c));
+  }
+
+  /** Resumes allocations that were live when the agent last stopped. */
+  start(): void {
+    for (const a of this.ctx.store.list<AllocRecord>(T.allocs)) {
+      if (a.DesiredStatus === 'run' && !isClientTerminal(a)) this.launch(a, true);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    for (const sim of this.sims.values()) this.cancelAll(sim);
+    this.sims.clear();
+  }
+
+  /** Restarts one task or all tasks of an allocation (the restart endpoint). */
+  restart(allocId: string, taskName?: string): void {
+    const sim = this.sims.get(allocId);
+    if (!sim) return;
+    for (const t of sim.tasks.values()) {
+      if (taskName && t.name !== taskName) continue;
+      t.cancel.forEach((c) => c());
+      t.cancel = [];
+      this.mutate(sim, (a) =>
+        setTask(a, t.name, (s) =>
+          withEvent(
+            { ...s, State: 'pending' },
+            taskEvent('Restart Signaled', this.ctx.clock.nowNs(), {
+              RestartReason: 'User requested restart',
+            }),
+          ),
+        ),
+      );
+      this.schedule(sim, t, 0, () => this.startTask(sim, t, true));
+    }
+  }
+
+  /** Records a signal sent to one task or all (the signal endpoint). */
+  signal(allocId: string, signal: string, taskName?: string): void {
+    const sim = this.sims.get(allocId);
+    if (!sim) return;
+    this.mutate(sim, (a) => {
+      let next = a;
+      for (const t of sim.tasks.values()) {
+        if (taskName && t.name !== taskName) continue;
+        next = setTask(next, t.name, (s) =>
+          withEvent(
+            s,
+            taskEvent('Signaling', this.ctx.clock.nowNs(), {
+              TaskSignal: signal,
+              TaskSignalReason: 'User requested signal',
+            }),
+          ),
+        );
+      }
+      return next;
+    });
+  }
+
+  isRunning(allocId: string): boolean {
+    return this.sims.has(allocId);
+  }
+
+  private onCommit(c: Commit): void {
+    if (this.stopped) return;
+    for (const ch of c.changes) {
+      if (ch.table !== T.allocs || ch.op !== 'put') continue;
+      const a = ch.value as AllocRecord;
+      const sim = this.sims.get(a.ID);
+      if (
+        a.DesiredStatus === 'run' &&
+        a.ClientStatus === 'pending' &&
+        !sim &&
+        Object.keys(a.TaskStates).length === 0
+      ) {
+        // Start on the next turn: the commit that placed it is still being delivered.
+        setImmediate(() => this.launch(a, false));
+      } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
+        setImmediate(() => this.kill(sim));
+      }
+    }
+  }
+
+  private launch(a: AllocRecord, resumed: boolean): void {
+    if (this.stopped || this.sims.has(a.ID)) return;
+    const group = findGroup(a.Job, a.TaskGroup);
+    if (!group) return;
+    const sim: AllocSim = {
+      id: a.ID,
+      key: childKey(a.Namespace, a.JobID, a.ID),
+      tasks: new Map(),
+      cancelHealth: [],
+      killed: false,
+    };
+    for (const t of group.Tasks ?? []) {
+      sim.tasks.set(t.Name!, {
+        name: t.Name!,
+        behaviour: mockBehaviour(
+          t.Config as Record<string, unknown> | null | undefined,
+          a.Job.Type ?? 'service',
+        ),
+        restarts: [],
+        cancel: [],
+      });
+    }
+    this.sims.set(a.ID, sim);
+    const now = this.ctx.clock.nowNs();
+    if (!resumed) {
+      this.mutate(sim, (cur) => {
+        const states: Record<string, TaskStateRecord> = {};
+        for (const name of sim.tasks.keys()) {
+          let s = withEvent(newTaskState(), taskEvent('Received', now));
+          s = withEvent(s, taskEvent('Task Setup', now, { Message: 'Building Task Directory' }));
+          states[name] = s;
+        }
+        return { ...cur, TaskStates: states };
+      });
+    }
+    this.watchHealth(sim, a);
+    for (const t of sim.tasks.values()) {
+      if (resumed && a.TaskStates[t.name]?.State === 'dead') continue;
+      this.schedule(sim, t, resumed ? 0 : t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
+    }
+  }
+
+  private startTask(sim: AllocSim, t: TaskSim, afterRestart: boolean): void {
+    if (sim.killed) return;
+    const now = this.ctx.clock.nowNs();
+    if (t.behaviour.startError) {
+      this.mutate(sim, (a) =>
+        setTask(a, t.name, (s) =>
+          withEvent(
+            s,
+            taskEvent('Driver Failure', now, {
+              DriverError: t.behaviour.startError!,
+              FailsTask: !t.behaviour.startErrorRecoverable,
+            }),
+          ),
+        ),
+      );
+      this.onTaskExit(sim, t, `failed to start task "${t.name}": ${t.behaviour.startError}`, true);
+      return;
+    }
+    this.mutate(sim, (a) =>
+      setTask(a, t.name, (s) => {
+        const next: TaskStateRecord = {
+          ...s,
+          State: 'running',
+          StartedAt: new Date(now / 1e6).toISOString(),
+          LastRestart: afterRestart ? new Date(now / 1e6).toISOString() : s.LastRestart,
+        };
+        return withEvent(next, taskEvent('Started', now));
+      }),
+    );
+    if (t.behaviour.runFor !== undefined) {
+      this.schedule(sim, t, t.behaviour.runFor, () => {
+        const code = t.behaviour.exitCode;
+        this.mutate(sim, (a) =>
+          setTask(a, t.name, (s) =>
+            withEvent(
+              s,
+              taskEvent('Terminated', this.ctx.clock.nowNs(), {
+                ExitCode: code,
+                Details: { exit_code: String(code) },
+              }),
+            ),
+          ),
+        );
+        this.onTaskExit(sim, t, `task "${t.name}" exited with code ${code}`, code !== 0);
+      });
+    }
+  }
+
+  /** A task stopped on its own: finish it, or restart it as the restart policy says. */
+  private onTaskExit(sim: AllocSim, t: TaskSim, _reason: string, failed: boolean): void {
+    const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
+    if (!cur || sim.killed) return;
+    const batch = cur.Job.Type === 'batch' || cur.Job.Type === 'sysbatch';
+    const now = this.ctx.clock.nowNs();
+    if (batch && !failed) {
+      this.mutate(sim, (a) =>
+        setTask(a, t.name, (s) => ({ ...s, State: 'dead', FinishedAt: new Date(now / 1e6).toISOString() })),
+      );
+      return;
+    }
+    const group = findGroup(cur.Job, cur.TaskGroup)!;
+    const task = (group.Tasks ?? []).find((x) => x.Name === t.name);
+    const policy = restartPolicy(cur.Job, group, task?.RestartPolicy ?? null);
+    const nowMs = Date.now();
+    const intervalMs = this.ctx.clock.scaledMs(policy.Interval);
+    t.restarts = t.restarts.filter((at) => nowMs - at < intervalMs);
+    const unrecoverable = t.behaviour.startError !== undefined && !t.behaviour.startErrorRecoverable;
+    if (!unrecoverable && t.restarts.length < policy.Attempts) {
+      t.restarts.push(nowMs);
+      this.mutate(sim, (a) =>
+        setTask(a, t.name, (s) =>
+          withEvent(
+            { ...s, State: 'pending', Restarts: s.Restarts + 1, LastRestart: new Date(nowMs).toISOString() },
+            taskEvent('Restarting', now, {
+              RestartReason: 'Restart within policy',
+              StartDelay: policy.Delay,
+            }),
+          ),
+        ),
+      );
+      this.schedule(sim, t, policy.Delay, () => this.startTask(sim, t, true));
+      return;
+    }
+    if (!unrecoverable && policy.Mode === 'delay') {
+      this.mutate(sim, (a) =>
+        setTask(a, t.name, (s) =>
+          withEvent(
+            { ...s, State: 'pending' },
+            taskEvent('Restarting', now, {
+              RestartReason: 'Exceeded allowed attempts, applying a delay',
+              StartDelay: policy.Interval,
+            }),
+          ),
+        ),
+      );
+      t.restarts = [];
+      this.schedule(sim, t, policy.Interval, () => this.startTask(sim, t, true));
+      return;
+    }
+    const reason = unrecoverable
+      ? 'Error was unrecoverable'
+      : `Exceeded allowed attempts ${policy.Attempts} in interval ${formatDuration(policy.Interval / 1e6)} and mode is "${policy.Mode}"`;
+    this.failAlloc(sim, t.name, reason);
+  }
+
+  private failAlloc(sim: AllocSim, failedTask: string, reason: string): void {
+    this.cancelAll(sim);
+    const now = this.ctx.clock.nowNs();
+    const finished = new Date(now / 1e6).toISOString();
+    this.mutate(sim, (a) => {
+      let next = setTask(a, failedTask, (s) =>
+        withEvent(
+          { ...s, State: 'dead', Failed: true, FinishedAt: finished },
+          taskEvent('Not Restarting', now, { RestartReason: reason, FailsTask: true }),
+        ),
+      );
+      for (const name of sim.tasks.keys()) {
+        if (name === failedTask || next.TaskStates[name]?.State === 'dead') continue;
+        next = setTask(next, name, (s) =>
+          withEvent(
+            withEvent(
+              { ...s, State: 'dead', FinishedAt: finished },
+              taskEvent('Sibling Task Failed', now, { FailedSibling: failedTask }),
+            ),
+            taskEvent('Killed', now),
+          ),
+        );
+      }
+      return next;
+    });
+    this.sims.delete(sim.id);
+  }
+
+  private kill(sim: AllocSim): void {
+    if (sim.killed) return;
+    sim.killed = true;
+    this.cancelAll(sim);
+    this.sims.delete(sim.id);
+    const now = this.ctx.clock.nowNs();
+    const finished = new Date(now / 1e6).toISOString();
+    this.mutate(
+      sim,
+      (a) => {
+        let next = a;
+        for (const name of Object.keys(a.TaskStates)) {
+          if (a.TaskStates[name]!.State === 'dead') continue;
+          next = setTask(next, name, (s) =>
+            withEvent(
+              withEvent(
+                { ...s, State: 'dead', FinishedAt: finished },
+                taskEvent('Killing', now, { KillTimeout: 5e9 }),
+              ),
+              taskEvent('Killed', now),
+            ),
+          );
+        }
+        return next;
+      },
+      true,
+    );
+  }
+
+  /** Deployment health, as the client's health tracker decides it: running for min_healthy_time before the deadline. */
+  private watchHealth(sim: AllocSim, a: AllocRecord): void {
+    if (!a.DeploymentID || a.DeploymentStatus?.Healthy != null) return;
+    const group = findGroup(a.Job, a.TaskGroup);
+    const update = group?.Update ?? a.Job.Update;
+    if (!update) return;
+    const mode = update.HealthCheck ?? 'checks';
+    if (mode === 'manual') return;
+    const minHealthy = update.MinHealthyTime ?? 10e9;
+    const deadline = update.HealthyDeadline ?? 5 * 60e9;
+    const checksPass = mode === 'task_states' || [...sim.tasks.values()].every((t) => t.behaviour.healthy);
+    const check = (): void => {
+      const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
+      if (!cur || cur.DeploymentStatus?.Healthy != null || sim.killed) return;
+      const states = Object.values(cur.TaskStates);
+      const running = states.length > 0 && states.every((s) => s.State === 'running');
+      if (!running || !checksPass) {
+        sim.cancelHealth.push(this.ctx.clock.after(Math.max(minHealthy / 10, 1e6), check));
+        return;
+      }
+      const lastStart = Math.max(...states.map((s) => Date.parse(s.StartedAt)));
+      const heldMs = Date.now() - lastStart;
+      const needMs = this.ctx.clock.scaledMs(minHealthy);
+      if (heldMs + 1 >= needMs) this.setHealth(sim, true);
+      else
+        sim.cancelHealth.push(
+          this.ctx.clock.after(((needMs - heldMs) / Math.max(this.ctx.clock.scale, 1e-9)) * 1e6, check),
+        );
+    };
+    sim.cancelHealth.push(this.ctx.clock.after(minHealthy, check));
+    sim.cancelHealth.push(
+      this.ctx.clock.after(deadline, () => {
+        const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
+        if (cur && cur.DeploymentStatus?.Healthy == null && !sim.killed) this.setHealth(sim, false);
+      }),
+    );
+  }
+
+  private setHealth(sim: AllocSim, healthy: boolean): void {
+    sim.cancelHealth.forEach((c) => c());
+    sim.cancelHealth = [];
+    this.mutate(sim, (a) => ({
+      ...a,
+      DeploymentStatus: {
+        Canary: a.DeploymentStatus?.Canary ?? false,
+        Healthy: healthy,
+        Timestamp: new Date().toISOString(),
+        ModifyIndex: 0,
+      },
+    }));
+  }
+
+  private schedule(sim: AllocSim, t: TaskSim, ns: number, fn: () => void): void {
+    t.cancel.push(this.ctx.clock.after(ns, fn));
+    void sim;
+  }
+
+  private cancelAll(sim: AllocSim): void {
+    for (const t of sim.tasks.values()) {
+      t.cancel.forEach((c) => c());
+      t.cancel = [];
+    }
+    sim.cancelHealth.forEach((c) => c());
+    sim.cancelHealth = [];
+  }
+
+  /** Applies a change to the allocation, recomputes its client status, and keeps job status and summary in step. */
+  private mutate(sim: AllocSim, fn: (a: AllocRecord) => AllocRecord, stopping = false): void {
+    if (this.stopped) return;
+    this.ctx.store.write((tx) => {
+      const cur = tx.get<AllocRecord>(T.allocs, sim.key);
+      if (!cur) return;
+      if (isClientTerminal(cur) && !stopping) return;
+      let next = fn(cur);
+      const status = clientStatus(next, stopping);
+      const healthFailed = status === 'failed' && next.DeploymentID && next.DeploymentStatus?.Healthy == null;
+      next = {
+        ...next,
+        ClientStatus: status,
+        ClientDescription: describe(status),
+        ModifyTime: this.ctx.clock.nowNs(),
+        DeploymentStatus: healthFailed
+          ? {
+              Canary: next.DeploymentStatus?.Canary ?? false,
+              Healthy: false,
+              Timestamp: new Date().toISOString(),
+              ModifyIndex: 0,
+            }
+          : next.DeploymentStatus,
+      };
+      if (JSON.stringify(next) === JSON.stringify(cur)) return;
+      tx.put(T.allocs, sim.key, next);
+      refreshJob(tx, cur.Namespace, cur.JobID);
+    });
+    if (this.ctx.store.get<AllocRecord>(T.allocs, sim.key)?.ClientStatus === 'complete') {
+      this.cancelAll(sim);
+      this.sims.delete(sim.id);
+    }
+  }
+}
+
+function setTask(a: AllocRecord, name: string, fn: (s: TaskStateRecord) => TaskStateRecord): AllocRecord {
+  const cur = a.TaskStates[name] ?? newTaskState();
+  return { ...a, TaskStates: { ...a.TaskStates, [name]: fn(cur) } };
+}
+
+function clientStatus(a: AllocRecord, stopping: boolean): AllocRecord['ClientStatus'] {
+  const states = Object.values(a.TaskStates);
+  if (states.length === 0) return a.ClientStatus;
+  if (states.some((s) => s.Failed)) return 'failed';
+  if (states.every((s) => s.State === 'dead')) return 'complete';
+  if (stopping) return a.ClientStatus;
+  if (states.some((s) => s.State === 'running')) return 'running';
+  return 'pending';
+}
+
+function describe(status: AllocRecord['ClientStatus']): string {
+  switch (status) {
+    case 'running':
+      return 'Tasks are running';
+    case 'complete':
+      return 'All tasks have completed';
+    case 'failed':
+      return 'Failed tasks';
+    case 'pending':
+      return 'No tasks have started';
+    default:
+      return '';
+  }
+}
+
+export { ZERO_TIME };
