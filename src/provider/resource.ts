@@ -1,0 +1,115 @@
+/**
+ * The contract between a resource handler and whoever drives it (our engine, or Terraform through
+ * the plugin protocol). A handler translates one resource's desired state into API calls; it never
+ * orders resources, records state or renders output.
+ *
+ *   validate(config)              -> diagnostics (static: types, ranges, formats)
+ *   plan({prior, config})         -> PlannedChange (may call the service, e.g. the job plan endpoint)
+ *   apply(change)                 -> new state, or null when deleted
+ *   read(state)                   -> refreshed state, or null when the object is gone
+ *   import(id)                    -> state of an existing object
+ */
+import type { z } from 'zod';
+import type { AttrPath, Diagnostic } from './values';
+
+export type Action = 'noop' | 'create' | 'update' | 'replace' | 'delete';
+
+/** Resource state as recorded: attribute name -> value (JSON). */
+export type State = Record<string, unknown>;
+
+/** Desired configuration: attribute name -> value, where values may be UNKNOWN until apply. */
+export type Config = Record<string, unknown>;
+
+export interface SchedulerAnnotations {
+  /** Per task group: Place, Stop, InPlaceUpdate, DestructiveUpdate, Canary, Ignore, Migrate. */
+  desiredTGUpdates: Record<string, Record<string, number>>;
+  /** Per task group: placement failure metrics as the scheduler reported them. */
+  failedTGAllocs: Record<string, unknown> | null;
+  /** The scheduler's structural job diff (Nomad's JobDiff), for renderers. */
+  jobDiff: unknown;
+  jobModifyIndex: number;
+  nextPeriodicLaunch?: string;
+  warnings?: string;
+}
+
+export interface PlannedChange {
+  action: Action;
+  /** Why a replace is needed: the attribute paths that force it. */
+  replacePaths?: AttrPath[];
+  prior: State | null;
+  /** State expected after apply; attributes not known yet are UNKNOWN. null for delete. */
+  planned: State | null;
+  /** Opaque data the handler needs at apply time (e.g. the job plan's JobModifyIndex); kept in saved plans. */
+  private?: Record<string, unknown>;
+  annotations?: { scheduler?: SchedulerAnnotations };
+  diagnostics: Diagnostic[];
+}
+
+export interface ProgressEvent {
+  /** Resource-level message, e.g. "deployment 1a2b3c4d running". */
+  message: string;
+  /** Per task group progress of a deployment. */
+  groups?: Record<
+    string,
+    {
+      desired: number;
+      placed: number;
+      healthy: number;
+      unhealthy: number;
+      canaries: number;
+      progressDeadline?: string;
+    }
+  >;
+}
+
+export interface ApplyContext {
+  signal?: AbortSignal;
+  onProgress?: (e: ProgressEvent) => void;
+}
+
+export interface ResourceHandler<C extends Config = Config, S extends State = State> {
+  /** Terraform type name, e.g. `sched_job`. */
+  readonly typeName: string;
+  readonly description: string;
+  /** All attributes (arguments and computed) as a zod object shape with attr() metadata. */
+  readonly shape: Record<string, z.ZodType>;
+  /** Schema version of the state, for upgrades. */
+  readonly version: number;
+  validate(config: C): Diagnostic[];
+  plan(req: { prior: S | null; config: C | null }): Promise<PlannedChange>;
+  apply(change: PlannedChange, ctx?: ApplyContext): Promise<S | null>;
+  read(state: S): Promise<S | null>;
+  import(id: string): Promise<S>;
+  /** Rewrites state written by an older schema version (default: unchanged). */
+  upgrade?(state: State, fromVersion: number): State;
+}
+
+export interface DataSourceHandler<C extends Config = Config, S extends State = State> {
+  readonly typeName: string;
+  readonly description: string;
+  readonly shape: Record<string, z.ZodType>;
+  validate(config: C): Diagnostic[];
+  read(config: C): Promise<S>;
+}
+
+/** A configured provider: its handlers, bound to clients for one cluster. */
+export interface Provider {
+  readonly name: 'sched' | 'reg';
+  readonly resources: Record<string, ResourceHandler>;
+  readonly dataSources: Record<string, DataSourceHandler>;
+  close(): Promise<void>;
+}
+
+export interface ProviderFactory<Cfg extends Config = Config> {
+  readonly name: 'sched' | 'reg';
+  /** Provider configuration attributes (address, token, ...), with attr() metadata. */
+  readonly shape: Record<string, z.ZodType>;
+  validate(config: Cfg): Diagnostic[];
+  configure(config: Cfg, env?: Readonly<Record<string, string | undefined>>): Provider;
+  /** Handlers without a configured client, for schema generation. */
+  readonly resourceShapes: Record<
+    string,
+    { description: string; shape: Record<string, z.ZodType>; version: number }
+  >;
+  readonly dataSourceShapes: Record<string, { description: string; shape: Record<string, z.ZodType> }>;
+}
