@@ -1,0 +1,160 @@
+/** /v1/acl/policy and /v1/acl/policies, following Consul's ACL policy endpoints. */
+import { badRequest, invalidField, notFound } from '../../http/errors';
+import type { RequestContext, Router } from '../../http/router';
+import { newId } from '../../ids';
+import { blockingRead } from '../../http/blocking';
+import { authOf, type RegContext } from '../context';
+import type { StoredPolicy } from '../model';
+import { applyFilter, bodyObject, optString, type Body } from '../request';
+import { DEFAULT_NAMESPACE, T } from '../tables';
+import { requireWritableNamespace } from '../namespaces/lookup';
+import { GLOBAL_MANAGEMENT_POLICY_ID } from './builtins';
+import { POLICY_NAME_RE, putList, stringList } from './identities';
+import { hasNamespaceBlocks, parsePolicyRules, RulesError } from './policy-rules';
+
+export function renderPolicy(p: StoredPolicy, withRules = true): Record<string, unknown> {
+  const out: Record<string, unknown> = { ID: p.ID, Name: p.Name, Description: p.Description };
+  if (withRules) out['Rules'] = p.Rules;
+  putList(out, 'Datacenters', p.Datacenters);
+  out['Namespace'] = p.Namespace;
+  out['CreateIndex'] = p.CreateIndex;
+  out['ModifyIndex'] = p.ModifyIndex;
+  return out;
+}
+
+function buildPolicy(body: Body, id: string, namespace: string): StoredPolicy {
+  const name = body['Name'];
+  if (typeof name !== 'string' || name === '') throw invalidField('Name', 'is required (rule: required)');
+  if (!POLICY_NAME_RE.test(name))
+    throw invalidField(
+      'Name',
+      `must be 1-128 letters, digits, dashes or underscores; got ${JSON.stringify(name)} (rule: policy-name)`,
+    );
+  const rules = optString(body, 'Rules') ?? '';
+  try {
+    const parsed = parsePolicyRules(rules);
+    if (namespace !== DEFAULT_NAMESPACE && hasNamespaceBlocks(parsed))
+      throw invalidField(
+        'Rules',
+        `namespace blocks are only allowed in policies of the "default" namespace (rule: namespace-blocks)`,
+      );
+  } catch (err) {
+    if (err instanceof RulesError) throw invalidField('Rules', `${err.message} (rule: acl-rules)`);
+    throw err;
+  }
+  return {
+    ID: id,
+    Name: name,
+    Description: optString(body, 'Description') ?? '',
+    Rules: rules,
+    Datacenters: stringList('Datacenters', body['Datacenters']),
+    Namespace: namespace,
+  };
+}
+
+export function addPolicyRoutes(router: Router, rc: RegContext): void {
+  const { store } = rc;
+  const nsOf = (ctx: RequestContext, body?: Body): string =>
+    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+
+  const write = async (ctx: RequestContext, pathId: string | undefined): Promise<{ body: unknown }> => {
+    const body = await bodyObject(ctx);
+    const namespace = nsOf(ctx, body);
+    authOf(rc, ctx).require('acl:write', namespace);
+    const bodyId = optString(body, 'ID');
+    if (pathId !== undefined && bodyId && bodyId !== pathId)
+      throw invalidField(
+        'ID',
+        `must match the ID in the path "${pathId}"; got "${bodyId}" (rule: matches-path)`,
+      );
+    const id = pathId ?? newId();
+    const policy = buildPolicy(body, id, namespace);
+    const { result } = store.write((tx) => {
+      requireWritableNamespace(tx, namespace);
+      const existing = tx.get<StoredPolicy>(T.policies, id);
+      if (pathId !== undefined && !existing) throw notFound(`ACL policy not found: "${id}"`);
+      if (existing && existing.Namespace !== namespace)
+        throw invalidField('Namespace', 'cannot move a policy to another namespace (rule: immutable)');
+      if (
+        id === GLOBAL_MANAGEMENT_POLICY_ID &&
+        existing &&
+        (policy.Name !== existing.Name || policy.Rules !== existing.Rules)
+      )
+        throw badRequest(
+          'Rules: changing the name or rules of the builtin global-management policy is not permitted (rule: builtin)',
+        );
+      const clash = tx
+        .list<StoredPolicy>(T.policies)
+        .find((p) => p.Name === policy.Name && p.Namespace === namespace && p.ID !== id);
+      if (clash) throw invalidField('Name', `a policy named "${policy.Name}" already exists (rule: unique)`);
+      return tx.put(T.policies, id, policy);
+    });
+    return { body: renderPolicy(result) };
+  };
+
+  router.add('PUT', '/v1/acl/policy', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
+  router.add('PUT', '/v1/acl/policy/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
+
+  const readBy = (ctx: RequestContext, find: () => StoredPolicy | undefined, what: string) =>
+    blockingRead(ctx, store, [{ table: T.policies }], () => {
+      const p = find();
+      if (!p) throw notFound(`ACL policy not found: ${what}`);
+      return { value: renderPolicy(p), index: store.keyIndex(T.policies, p.ID) };
+    });
+
+  router.add(
+    'GET',
+    '/v1/acl/policy/:id',
+    (ctx) =>
+      readBy(ctx, () => store.get<StoredPolicy>(T.policies, ctx.params['id']!), `"${ctx.params['id']!}"`),
+    { acl: 'acl:read' },
+  );
+  router.add(
+    'GET',
+    '/v1/acl/policy/name/:name',
+    (ctx) => {
+      const ns = nsOf(ctx);
+      const name = ctx.params['name']!;
+      return readBy(
+        ctx,
+        () => store.list<StoredPolicy>(T.policies).find((p) => p.Name === name && p.Namespace === ns),
+        `named "${name}"`,
+      );
+    },
+    { acl: 'acl:read' },
+  );
+
+  router.add(
+    'DELETE',
+    '/v1/acl/policy/:id',
+    (ctx) => {
+      const id = ctx.params['id']!;
+      if (id === GLOBAL_MANAGEMENT_POLICY_ID)
+        throw badRequest(
+          'id: deleting the builtin global-management policy is not permitted (rule: builtin)',
+        );
+      const { result } = store.write((tx) => tx.delete(T.policies, id));
+      return { body: result };
+    },
+    { acl: 'acl:write' },
+  );
+
+  router.add(
+    'GET',
+    '/v1/acl/policies',
+    (ctx) => {
+      const ns = nsOf(ctx);
+      return blockingRead(ctx, store, [{ table: T.policies }], () => ({
+        value: applyFilter(
+          ctx,
+          store
+            .list<StoredPolicy>(T.policies)
+            .filter((p) => p.Namespace === ns)
+            .map((p) => renderPolicy(p, false)),
+        ),
+        index: store.tableIndex(T.policies),
+      }));
+    },
+    { acl: 'acl:read' },
+  );
+}

@@ -1,0 +1,131 @@
+/** /v1/acl/role and /v1/acl/roles, following Consul's ACL role endpoints. */
+import { invalidField, notFound } from '../../http/errors';
+import { blockingRead } from '../../http/blocking';
+import type { RequestContext, Router } from '../../http/router';
+import { newId } from '../../ids';
+import type { Store, Txn } from '../../store';
+import { authOf, type RegContext } from '../context';
+import type { StoredRole } from '../model';
+import { applyFilter, bodyObject, optString, type Body } from '../request';
+import { T } from '../tables';
+import { requireWritableNamespace } from '../namespaces/lookup';
+import { nodeIdentities, putList, ROLE_NAME_RE, serviceIdentities } from './identities';
+import { renderLinks, resolveLinks } from './links';
+
+export function renderRole(reader: Pick<Store, 'get' | 'list'>, r: StoredRole): Record<string, unknown> {
+  const out: Record<string, unknown> = { ID: r.ID, Name: r.Name, Description: r.Description };
+  putList(out, 'Policies', renderLinks(reader, 'policy', r.Policies));
+  putList(out, 'ServiceIdentities', r.ServiceIdentities);
+  putList(out, 'NodeIdentities', r.NodeIdentities);
+  out['Namespace'] = r.Namespace;
+  out['CreateIndex'] = r.CreateIndex;
+  out['ModifyIndex'] = r.ModifyIndex;
+  return out;
+}
+
+function buildRole(tx: Txn, body: Body, id: string, namespace: string): StoredRole {
+  const name = body['Name'];
+  if (typeof name !== 'string' || name === '') throw invalidField('Name', 'is required (rule: required)');
+  if (!ROLE_NAME_RE.test(name))
+    throw invalidField(
+      'Name',
+      `must be 1-256 letters, digits, dashes or underscores; got ${JSON.stringify(name)} (rule: role-name)`,
+    );
+  return {
+    ID: id,
+    Name: name,
+    Description: optString(body, 'Description') ?? '',
+    Policies: resolveLinks(tx, 'policy', body['Policies'], 'Policies', namespace),
+    ServiceIdentities: serviceIdentities(body['ServiceIdentities']),
+    NodeIdentities: nodeIdentities(body['NodeIdentities']),
+    Namespace: namespace,
+  };
+}
+
+export function addRoleRoutes(router: Router, rc: RegContext): void {
+  const { store } = rc;
+  const nsOf = (ctx: RequestContext, body?: Body): string =>
+    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+
+  const write = async (ctx: RequestContext, pathId: string | undefined): Promise<{ body: unknown }> => {
+    const body = await bodyObject(ctx);
+    const namespace = nsOf(ctx, body);
+    authOf(rc, ctx).require('acl:write', namespace);
+    const bodyId = optString(body, 'ID');
+    if (pathId !== undefined && bodyId && bodyId !== pathId)
+      throw invalidField(
+        'ID',
+        `must match the ID in the path "${pathId}"; got "${bodyId}" (rule: matches-path)`,
+      );
+    const id = pathId ?? newId();
+    const { result } = store.write((tx) => {
+      requireWritableNamespace(tx, namespace);
+      const existing = tx.get<StoredRole>(T.roles, id);
+      if (pathId !== undefined && !existing) throw notFound(`ACL role not found: "${id}"`);
+      const role = buildRole(tx, body, id, namespace);
+      const clash = tx
+        .list<StoredRole>(T.roles)
+        .find((r) => r.Name === role.Name && r.Namespace === namespace && r.ID !== id);
+      if (clash) throw invalidField('Name', `a role named "${role.Name}" already exists (rule: unique)`);
+      return tx.put(T.roles, id, role);
+    });
+    return { body: renderRole(store, result) };
+  };
+
+  router.add('PUT', '/v1/acl/role', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
+  router.add('PUT', '/v1/acl/role/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
+
+  const readBy = (ctx: RequestContext, find: () => StoredRole | undefined, what: string) =>
+    blockingRead(ctx, store, [{ table: T.roles }, { table: T.policies }], () => {
+      const r = find();
+      if (!r) throw notFound(`ACL role not found: ${what}`);
+      return { value: renderRole(store, r), index: store.keyIndex(T.roles, r.ID) };
+    });
+  router.add(
+    'GET',
+    '/v1/acl/role/:id',
+    (ctx) => readBy(ctx, () => store.get<StoredRole>(T.roles, ctx.params['id']!), `"${ctx.params['id']!}"`),
+    { acl: 'acl:read' },
+  );
+  router.add(
+    'GET',
+    '/v1/acl/role/name/:name',
+    (ctx) => {
+      const ns = nsOf(ctx);
+      const name = ctx.params['name']!;
+      return readBy(
+        ctx,
+        () => store.list<StoredRole>(T.roles).find((r) => r.Name === name && r.Namespace === ns),
+        `named "${name}"`,
+      );
+    },
+    { acl: 'acl:read' },
+  );
+
+  router.add(
+    'DELETE',
+    '/v1/acl/role/:id',
+    (ctx) => ({ body: store.write((tx) => tx.delete(T.roles, ctx.params['id']!)).result }),
+    { acl: 'acl:write' },
+  );
+
+  router.add(
+    'GET',
+    '/v1/acl/roles',
+    (ctx) => {
+      const ns = nsOf(ctx);
+      const policy = ctx.query.get('policy');
+      return blockingRead(ctx, store, [{ table: T.roles }], () => ({
+        value: applyFilter(
+          ctx,
+          store
+            .list<StoredRole>(T.roles)
+            .filter((r) => r.Namespace === ns && (!policy || r.Policies.some((l) => l.ID === policy)))
+            .map((r) => renderRole(store, r)),
+        ),
+        index: store.tableIndex(T.roles),
+      }));
+    },
+    { acl: 'acl:read' },
+  );
+}
