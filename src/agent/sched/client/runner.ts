@@ -28,6 +28,8 @@ interface AllocSim {
   key: string;
   tasks: Map<string, TaskSim>;
   cancelHealth: (() => void)[];
+  /** The deployment whose health is being tracked (an in-place update moves an allocation to a new one). */
+  healthFor: string;
   killed: boolean;
 }
 
@@ -120,6 +122,14 @@ export class ClientRunner {
         setImmediate(() => this.launch(a, false));
       } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
         setImmediate(() => this.kill(sim));
+      } else if (
+        sim &&
+        !sim.killed &&
+        a.DeploymentID &&
+        a.DeploymentID !== sim.healthFor &&
+        a.DeploymentStatus?.Healthy == null
+      ) {
+        setImmediate(() => this.watchHealth(sim, a));
       }
     }
   }
@@ -133,6 +143,7 @@ export class ClientRunner {
       key: childKey(a.Namespace, a.JobID, a.ID),
       tasks: new Map(),
       cancelHealth: [],
+      healthFor: '',
       killed: false,
     };
     for (const t of group.Tasks ?? []) {
@@ -330,7 +341,10 @@ export class ClientRunner {
 
   /** Deployment health, as the client's health tracker decides it: running for min_healthy_time before the deadline. */
   private watchHealth(sim: AllocSim, a: AllocRecord): void {
-    if (!a.DeploymentID || a.DeploymentStatus?.Healthy != null) return;
+    if (!a.DeploymentID || a.DeploymentStatus?.Healthy != null || sim.healthFor === a.DeploymentID) return;
+    sim.cancelHealth.forEach((c) => c());
+    sim.cancelHealth = [];
+    sim.healthFor = a.DeploymentID;
     const group = findGroup(a.Job, a.TaskGroup);
     const update = group?.Update ?? a.Job.Update;
     if (!update) return;

@@ -214,6 +214,8 @@ function reconcileGroup(
 
   const current: AllocRecord[] = [];
   const old: AllocRecord[] = [];
+  // Allocations of an older version that can take the new one in place; counted once stops are known.
+  const inplace = new Set<AllocRecord>();
   for (const a of live) {
     if (isCurrent(a, job)) {
       current.push(a);
@@ -222,12 +224,10 @@ function reconcileGroup(
     const kind = classifyGroupUpdate(a.Job, job, name);
     if (kind === 'destructive') old.push(a);
     else {
-      out.inplace.push(a);
+      inplace.add(a);
       current.push(a);
-      upd.InPlaceUpdate++;
     }
   }
-  upd.Ignore += current.length - upd.InPlaceUpdate;
 
   const placedIds = new Set(live.map((a) => a.ID));
   const canaryCount = update?.Canary ?? 0;
@@ -271,6 +271,14 @@ function reconcileGroup(
       upd.Stop++;
       total--;
     }
+  }
+
+  for (const a of current) {
+    if (stoppedIds.has(a.ID)) continue;
+    if (inplace.has(a)) {
+      out.inplace.push(a);
+      upd.InPlaceUpdate++;
+    } else upd.Ignore++;
   }
 
   if (!canaryPhase) {
