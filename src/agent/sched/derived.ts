@@ -17,7 +17,7 @@ function jobStatus(
   evals: EvalRecord[],
   children: JobSummaryRecord['Children'],
 ): string {
-  if (job.ParameterizedJob || (job.Periodic && job.Periodic.Enabled !== false)) {
+  if ((job.ParameterizedJob && !job.Dispatched) || (job.Periodic && job.Periodic.Enabled !== false)) {
     return job.Stop ? 'dead' : 'running';
   }
   const live = allocs.some(
