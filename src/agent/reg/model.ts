@@ -79,7 +79,6 @@ export interface StoredToken {
   AuthMethodNamespace?: string;
   /** Unix ms; absent means the token never expires. */
   ExpirationTimeMs?: number;
-  ExpirationTTLMs?: number;
   CreateTimeMs: number;
   Namespace: string;
   CreateIndex?: number;

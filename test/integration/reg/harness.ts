@@ -31,10 +31,12 @@ export interface StartOptions {
   acl?: { enabled: boolean; bootstrapToken?: string };
   /** Clock scale for background work; 0.005 turns the 2 s cleanup delays into 10 ms. */
   timeScale?: number;
+  /** Durable store directory (default: in memory). */
+  dataDir?: string;
 }
 
 export async function startRegistry(opts: StartOptions = {}): Promise<RegAgent> {
-  const store = Store.open();
+  const store = Store.open(opts.dataDir ? { dataDir: opts.dataDir } : {});
   const clock = new Clock(opts.timeScale ?? 0.005);
   let url = '';
   const service = createRegistryService({

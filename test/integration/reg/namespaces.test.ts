@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NotFoundError } from '../../../src/api/errors';
 import { eventually, startRegistry, type RegAgent } from './harness';
 
@@ -144,6 +147,33 @@ describe('namespace deletion in between', () => {
       expect(recreate.text).toContain('being deleted');
     } finally {
       await agent.close();
+    }
+  });
+});
+
+describe('background work survives a restart', () => {
+  test('a namespace marked for deletion before a restart is deleted after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reg-ns-'));
+    try {
+      const before = await startRegistry({ dataDir: dir, timeScale: 100 });
+      await before.client().namespaces.create({ Name: 'half-gone' });
+      const policy = await before.http('PUT', '/v1/acl/policy?ns=half-gone', { Name: 'p' });
+      expect(policy.status).toBe(200);
+      expect((await before.http('DELETE', '/v1/namespace/half-gone')).status).toBe(200);
+      await before.close();
+
+      const after = await startRegistry({ dataDir: dir });
+      try {
+        expect(after.store.get('reg/namespaces', 'half-gone')).toBeDefined();
+        await eventually(() =>
+          after.store.get('reg/namespaces', 'half-gone') === undefined ? true : undefined,
+        );
+        expect(after.store.get('reg/acl_policies', policy.json<{ ID: string }>().ID)).toBeUndefined();
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

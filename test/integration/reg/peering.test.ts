@@ -119,6 +119,11 @@ describe('cluster peering between two registries (spec 4.3, section 3)', () => {
       ).json(),
     ).toEqual({});
     expect((await read(east, 'again'))!.State).toBe('ACTIVE');
+
+    // Deleting on the dialing side tells the accepting side too.
+    expect((await west.http('DELETE', '/v1/peering/again')).status).toBe(200);
+    await eventually(async () => ((await read(east, 'again'))?.State === 'TERMINATED' ? true : undefined));
+    expect((await read(east, 'again'))!.DeletedAt).toBeUndefined();
   });
 
   test('forged and malformed tokens are rejected with 400 and leave nothing behind', async () => {

@@ -31,7 +31,6 @@ export function renderToken(reader: Reader, t: StoredToken, withSecret = true): 
     out['AuthMethodNamespace'] = t.AuthMethodNamespace;
   }
   if (t.ExpirationTimeMs !== undefined) out['ExpirationTime'] = new Date(t.ExpirationTimeMs).toISOString();
-  if (t.ExpirationTTLMs !== undefined) out['ExpirationTTL'] = goDuration(t.ExpirationTTLMs);
   out['CreateTime'] = new Date(t.CreateTimeMs).toISOString();
   out['Namespace'] = t.Namespace;
   out['CreateIndex'] = t.CreateIndex;
@@ -105,7 +104,6 @@ function buildToken(
         throw invalidField('ExpirationTime', 'cannot change the expiration of a token (rule: immutable)');
     }
     if (prior.ExpirationTimeMs !== undefined) t.ExpirationTimeMs = prior.ExpirationTimeMs;
-    if (prior.ExpirationTTLMs !== undefined) t.ExpirationTTLMs = prior.ExpirationTTLMs;
     if (prior.AuthMethod) {
       t.AuthMethod = prior.AuthMethod;
       t.AuthMethodNamespace = prior.AuthMethodNamespace;
@@ -113,7 +111,6 @@ function buildToken(
   } else {
     const e = expiration(body, now);
     if (e.at !== undefined) t.ExpirationTimeMs = e.at;
-    if (e.ttl !== undefined) t.ExpirationTTLMs = e.ttl;
   }
   return t;
 }

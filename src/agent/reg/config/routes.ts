@@ -24,10 +24,7 @@ function requireWrite(auth: RequestAuth, kind: string, name: string, ns: string)
 
 export function addConfigRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
-  const nsOf = (ctx: RequestContext): string => {
-    const n = authOf(rc, ctx).namespace(ctx);
-    return n;
-  };
+  const nsOf = (ctx: RequestContext): string => authOf(rc, ctx).namespace(ctx);
   const nsFor = (ctx: RequestContext, kind: string): string =>
     kind === 'proxy-defaults' ? DEFAULT_NAMESPACE : nsOf(ctx);
 

@@ -140,7 +140,6 @@ export function addLoginRoutes(router: Router, rc: RegContext): void {
       };
       if (method.MaxTokenTTLMs > 0) {
         token.ExpirationTimeMs = now + method.MaxTokenTTLMs;
-        token.ExpirationTTLMs = method.MaxTokenTTLMs;
       }
       return tx.put(T.tokens, accessor, token);
     });
