@@ -1,0 +1,80 @@
+/** `cdktf-sched dev`: the embedded dev agent in the foreground, like `nomad agent -dev`. */
+import { Command, InvalidArgumentError } from 'commander';
+import { startDevAgent, type DevAgent } from '../agent';
+
+function int(name: string) {
+  return (v: string): number => {
+    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
+    return Number(v);
+  };
+}
+
+function positive(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${name} must be a positive number, got "${v}"`);
+    return n;
+  };
+}
+
+export function devCommand(): Command {
+  return new Command('dev')
+    .description('run the embedded dev agent (scheduler and registry) in the foreground')
+    .option('--port <port>', 'scheduler HTTP port (0 picks a free one)', int('--port'), 4646)
+    .option('--registry-port <port>', 'registry HTTP port (0 picks a free one)', int('--registry-port'), 8500)
+    .option('--bind <address>', 'address to listen on', '127.0.0.1')
+    .option('--nodes <n>', 'simulated client nodes', int('--nodes'), 3)
+    .option('--node-cpu <mhz>', 'CPU of each node in MHz', int('--node-cpu'), 4000)
+    .option('--node-memory <mb>', 'memory of each node in MB', int('--node-memory'), 8192)
+    .option('--datacenter <dc>', 'datacenter of the nodes', 'dc1')
+    .option('--region <region>', 'region of the agent', 'global')
+    .option('--data-dir <dir>', 'keep state in this directory across restarts')
+    .option(
+      '--time-scale <factor>',
+      'multiply every duration the agent waits on (0.1 = ten times faster)',
+      positive('--time-scale'),
+      1,
+    )
+    .option('--acl', 'turn on ACLs', false)
+    .option('--bootstrap-token <secret>', 'management token to create when ACLs are on')
+    .option('--verbose', 'log internal errors', false)
+    .action(async (o: Record<string, unknown>) => {
+      const agent = await startDevAgent({
+        port: o['port'] as number,
+        registryPort: o['registryPort'] as number,
+        bind: o['bind'] as string,
+        nodes: o['nodes'] as number,
+        nodeCpu: o['nodeCpu'] as number,
+        nodeMemory: o['nodeMemory'] as number,
+        datacenter: o['datacenter'] as string,
+        region: o['region'] as string,
+        dataDir: o['dataDir'] as string | undefined,
+        timeScale: o['timeScale'] as number,
+        acl: o['acl'] as boolean,
+        bootstrapToken: o['bootstrapToken'] as string | undefined,
+        log: o['verbose'] ? (line) => process.stderr.write(`${line}\n`) : undefined,
+      });
+      process.stdout.write(`scheduler: ${agent.schedulerUrl}\n`);
+      if (agent.registryUrl) process.stdout.write(`registry: ${agent.registryUrl}\n`);
+      await untilSignal(agent);
+    });
+}
+
+function untilSignal(agent: DevAgent): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      process.stderr.write(`received ${signal}, shutting down\n`);
+      void agent.stop().then(resolve, (err: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
