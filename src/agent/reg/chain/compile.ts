@@ -6,10 +6,22 @@
  */
 import { createHash } from 'node:crypto';
 import { parseDurationMs } from '../../../api/reg/rules';
-import type { ServiceResolverEntry, ServiceRoute, TargetOpts } from '../config/types';
+import type { ServiceResolverEntry, TargetOpts } from '../config/types';
 import { isL7 } from '../config/types';
 import { goDuration } from '../request';
 import type { EntryReader } from './entries';
+import { ChainError } from './errors';
+import {
+  detectCycles,
+  flattenSplitters,
+  keyOf,
+  removeUnused,
+  renderNode,
+  type Node,
+  type ResolverNode,
+  type RouterNode,
+  type SplitterNode,
+} from './nodes';
 import {
   optsOf,
   renderTarget,
@@ -22,13 +34,7 @@ import {
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
-/** A config entry graph that cannot be compiled (a 400 when it comes from a write). */
-export class ChainError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChainError';
-  }
-}
+export { ChainError };
 
 export interface CompileRequest {
   serviceName: string;
@@ -41,35 +47,8 @@ export interface CompileRequest {
   overrideMeshGatewayMode?: string;
 }
 
-interface ResolverNode {
-  Type: 'resolver';
-  Name: string;
-  Resolver: {
-    Default: boolean;
-    ConnectTimeoutMs: number;
-    RequestTimeout?: string;
-    Target: string;
-    Failover?: { Targets: string[] };
-  };
-  LoadBalancer?: Record<string, unknown>;
-}
-interface SplitterNode {
-  Type: 'splitter';
-  Name: string;
-  Splits: { Weight: number; NextNode: string }[];
-  LoadBalancer?: Record<string, unknown>;
-}
-interface RouterNode {
-  Type: 'router';
-  Name: string;
-  Routes: { Definition: ServiceRoute; NextNode: string }[];
-}
-type Node = ResolverNode | SplitterNode | RouterNode;
-
-const keyOf = (n: Node): string => `${n.Type}:${n.Name}`;
 const serviceIdString = (name: string, ns: string): string => `${name}.${ns}`;
 const ms = (d: string | undefined): number => (d ? (parseDurationMs(d) ?? 0) : 0);
-const round2 = (w: number): number => Math.round(w * 100) / 100;
 
 function isDefaultResolver(r: ServiceResolverEntry): boolean {
   return (
@@ -101,9 +80,9 @@ class Compiler {
 
   compile(): Record<string, unknown> {
     this.assemble();
-    this.detectCycles();
-    this.flattenSplitters();
-    this.removeUnused();
+    detectCycles(this.nodes, this.startNode);
+    flattenSplitters(this.nodes);
+    removeUnused(this.nodes, this.startNode);
     for (const id of [...this.targets.keys()]) if (!this.retained.has(id)) this.targets.delete(id);
     if (!isL7(this.protocol) && this.usesAdvanced) {
       throw new ChainError(
@@ -404,84 +383,10 @@ class Compiler {
     if (ids.length > 0) node.Resolver.Failover = { Targets: ids };
     return node;
   }
-
-  private detectCycles(): void {
-    const visiting: string[] = [];
-    const walk = (key: string): void => {
-      if (visiting.includes(key))
-        throw new ChainError(`detected circular reference: [${[...visiting, key].join(' -> ')}]`);
-      const node = this.nodes.get(key);
-      if (!node || node.Type === 'resolver') return;
-      visiting.push(key);
-      const next =
-        node.Type === 'router' ? node.Routes.map((r) => r.NextNode) : node.Splits.map((s) => s.NextNode);
-      for (const n of new Set(next)) walk(n);
-      visiting.pop();
-    };
-    walk(this.startNode);
-  }
-
-  /** A split that leads to another splitter is replaced by that splitter's splits, weights multiplied. */
-  private flattenSplitters(): void {
-    for (let changed = true; changed;) {
-      changed = false;
-      for (const node of this.nodes.values()) {
-        if (node.Type !== 'splitter') continue;
-        const fixed: SplitterNode['Splits'] = [];
-        let touched = false;
-        for (const split of node.Splits) {
-          const next = this.nodes.get(split.NextNode);
-          if (next?.Type !== 'splitter') {
-            fixed.push(split);
-            continue;
-          }
-          touched = true;
-          for (const inner of next.Splits)
-            fixed.push({ Weight: round2((split.Weight * inner.Weight) / 100), NextNode: inner.NextNode });
-        }
-        if (touched) {
-          node.Splits = fixed;
-          changed = true;
-        }
-      }
-    }
-  }
-
-  private removeUnused(): void {
-    const seen = new Set<string>();
-    const todo = [this.startNode];
-    while (todo.length > 0) {
-      const key = todo.pop()!;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const node = this.nodes.get(key);
-      if (!node) throw new ChainError(`compilation references non-retained node "${key}"`);
-      if (node.Type === 'router') todo.push(...node.Routes.map((r) => r.NextNode));
-      if (node.Type === 'splitter') todo.push(...node.Splits.map((s) => s.NextNode));
-    }
-    for (const key of [...this.nodes.keys()]) if (!seen.has(key)) this.nodes.delete(key);
-  }
 }
 
 function isHashBased(lb: Record<string, unknown>): boolean {
   return lb['Policy'] === 'ring_hash' || lb['Policy'] === 'maglev';
-}
-
-function renderNode(n: Node): Record<string, unknown> {
-  if (n.Type === 'resolver') {
-    const { ConnectTimeoutMs, ...rest } = n.Resolver;
-    const resolver: Record<string, unknown> = {
-      Default: rest.Default,
-      ConnectTimeout: goDuration(ConnectTimeoutMs),
-      Target: rest.Target,
-    };
-    if (rest.RequestTimeout) resolver['RequestTimeout'] = rest.RequestTimeout;
-    if (rest.Failover) resolver['Failover'] = rest.Failover;
-    const out: Record<string, unknown> = { Type: n.Type, Name: n.Name, Resolver: resolver };
-    if (n.LoadBalancer) out['LoadBalancer'] = n.LoadBalancer;
-    return out;
-  }
-  return { ...n };
 }
 
 /** The compiled chain object (`Chain` of the response). Throws ChainError for an invalid entry graph. */
