@@ -300,6 +300,36 @@ describe('config entries (/v1/config, following Consul)', () => {
     expect((await agent.http('DELETE', '/v1/config/proxy-defaults/global')).status).toBe(200);
   });
 
+  test('redirect loops and splitter loops are refused', async () => {
+    expect(
+      (await apply({ Kind: 'service-resolver', Name: 'loop-a', Redirect: { Service: 'loop-b' } })).text,
+    ).toBe('true');
+    const loop = await apply({ Kind: 'service-resolver', Name: 'loop-b', Redirect: { Service: 'loop-a' } });
+    expect(loop.status).toBe(400);
+    expect(loop.text).toContain('detected circular resolver redirect');
+    expect(agent.store.get('reg/config_entries', 'default/service-resolver/loop-b')).toBeUndefined();
+
+    await apply({ Kind: 'proxy-defaults', Name: 'global', Config: { protocol: 'http' } });
+    expect(
+      (
+        await apply({
+          Kind: 'service-splitter',
+          Name: 'ring-a',
+          Splits: [{ Weight: 100, Service: 'ring-b' }],
+        })
+      ).text,
+    ).toBe('true');
+    const ring = await apply({
+      Kind: 'service-splitter',
+      Name: 'ring-b',
+      Splits: [{ Weight: 100, Service: 'ring-a' }],
+    });
+    expect(ring.status).toBe(400);
+    expect(ring.text).toContain('detected circular reference');
+    await agent.http('DELETE', '/v1/config/service-splitter/ring-a');
+    expect((await agent.http('DELETE', '/v1/config/proxy-defaults/global')).status).toBe(200);
+  });
+
   test('the filter parameter narrows a list; a bad filter is a 400', async () => {
     await apply({ Kind: 'service-defaults', Name: 'f-grpc', Protocol: 'grpc' });
     const res = await agent.http(
