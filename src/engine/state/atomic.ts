@@ -1,0 +1,100 @@
+/**
+ * Crash-safe file replacement: the new bytes go to a temporary file in the same directory, are
+ * flushed to disk, then renamed over the target (rename is atomic within a file system), and the
+ * directory entry is flushed too. A reader therefore sees the old file or the new one, never a mix,
+ * whenever the writer is killed.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+function tempPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Flushes a directory so a rename inside it survives a power loss; not possible everywhere (Windows). */
+async function syncDir(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(dir, constants.O_RDONLY);
+    await fh.sync();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EBADF') throw e;
+  } finally {
+    await fh?.close();
+  }
+}
+
+async function unlinkQuietly(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}
+
+async function existingMode(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Points `backupPath` at the current content of `path` without a window where the backup is
+ * partial: a hard link (or, where links are not allowed, a flushed copy) under a temporary name,
+ * then a rename.
+ */
+async function backupCurrent(path: string, backupPath: string): Promise<void> {
+  const tmp = tempPath(backupPath);
+  try {
+    try {
+      await link(path, tmp);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      await copyFile(path, tmp);
+      const fh = await open(tmp, 'r+');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+    await rename(tmp, backupPath);
+  } catch (e) {
+    await unlinkQuietly(tmp);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** Keep the file being replaced under this name. */
+  backupPath?: string;
+  /** Permissions of a new file; an existing file keeps its own. State holds secrets: 0600 by default. */
+  mode?: number;
+}
+
+export async function writeFileAtomic(
+  path: string,
+  data: string,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
+  const tmp = tempPath(path);
+  const mode = (await existingMode(path)) ?? opts.mode ?? 0o600;
+  try {
+    const fh = await open(tmp, 'wx', mode);
+    try {
+      await fh.writeFile(data, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (opts.backupPath) await backupCurrent(path, opts.backupPath);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlinkQuietly(tmp);
+    throw e;
+  }
+  await syncDir(dirname(path));
+}

@@ -1,0 +1,15 @@
+export * from './address';
+export {
+  DEFAULT_TERRAFORM_VERSION,
+  PROVIDER_NAMESPACE,
+  PROVIDER_REGISTRY,
+  defaultProviderFor,
+  providerConfigAddress,
+  providerSource,
+  impliedType,
+  type StateV4,
+} from './format';
+export * from './state-file';
+export * from './writer';
+export * from './lock';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic';

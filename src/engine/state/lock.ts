@@ -1,0 +1,261 @@
+/**
+ * One writer at a time per state file, as Terraform's local backend does it: a lock file beside the
+ * state (`<state>.lock.info`) holding Terraform's LockInfo fields plus the holder's pid and host.
+ * The file appears atomically with its full content (written under a temporary name, then hard
+ * linked to the lock name, which fails with EEXIST exactly as an O_EXCL create would), so a reader
+ * never sees a half-written lock.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { hostname, userInfo } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+
+export const LockInfoSchema = z.looseObject({
+  ID: z.string(),
+  Operation: z.string(),
+  Info: z.string(),
+  Who: z.string(),
+  Version: z.string(),
+  Created: z.string(),
+  Path: z.string(),
+  Pid: z.number().int().optional(),
+  Hostname: z.string().optional(),
+});
+export type LockInfo = z.infer<typeof LockInfoSchema>;
+
+/** The command users run to remove a lock whose holder is gone. */
+export const FORCE_UNLOCK_COMMAND = 'cdktf-sched state force-unlock';
+
+export function lockPathFor(statePath: string): string {
+  return `${statePath}.lock.info`;
+}
+
+function describe(info: LockInfo | undefined): string {
+  if (!info) return '  (the lock file could not be read)';
+  return [
+    `  ID:        ${info.ID}`,
+    `  Path:      ${info.Path}`,
+    `  Operation: ${info.Operation}`,
+    `  Who:       ${info.Who}`,
+    `  Pid:       ${info.Pid ?? 'unknown'}`,
+    `  Version:   ${info.Version}`,
+    `  Created:   ${info.Created}`,
+    ...(info.Info ? [`  Info:      ${info.Info}`] : []),
+  ].join('\n');
+}
+
+export class StateLockedError extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly info: LockInfo | undefined,
+    /** The holder ran on this host and its process no longer exists. */
+    readonly stale: boolean,
+  ) {
+    const id = info?.ID ?? '';
+    super(
+      [
+        stale
+          ? `The state is locked by a process that no longer runs (pid ${info?.Pid}, ${info?.Who}): a stale lock.`
+          : `The state is locked by ${info?.Who ?? 'another process'}${info?.Pid ? ` (pid ${info.Pid})` : ''} since ${info?.Created ?? 'an unknown time'}.`,
+        `Lock file: ${lockPath}`,
+        describe(info),
+        !info
+          ? `If no other deploy is running, delete the lock file by hand.`
+          : stale
+            ? `If no other deploy is running, remove it with: ${FORCE_UNLOCK_COMMAND} ${id}`
+            : `Wait for that operation to finish. If it was interrupted, remove the lock with: ${FORCE_UNLOCK_COMMAND} ${id}`,
+      ].join('\n'),
+    );
+    this.name = 'StateLockedError';
+  }
+}
+
+export class LockError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LockError';
+  }
+}
+
+export interface AcquireOptions {
+  /** What is being done, e.g. "OperationTypeApply" (Terraform's names) or "deploy". */
+  operation: string;
+  info?: string;
+  /** Version of the tool holding the lock. */
+  version?: string;
+  /** Take over a lock whose holder ran on this host and has exited. Default false. */
+  takeStale?: boolean;
+}
+
+export interface StateLock {
+  readonly info: LockInfo;
+  readonly path: string;
+  /** Removes the lock if it is still ours; safe to call twice. */
+  release(): Promise<void>;
+}
+
+function who(): string {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    user = process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+  return `${user}@${hostname()}`;
+}
+
+/** Reads the lock file; undefined when there is none, `null` when it exists but cannot be parsed. */
+export async function readLock(statePath: string): Promise<LockInfo | null | undefined> {
+  let text: string;
+  try {
+    text = await readFile(lockPathFor(statePath), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const parsed = LockInfoSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock is stale when its holder ran on this host and that process is gone. */
+export function isStale(info: LockInfo): boolean {
+  if (info.Pid === undefined || info.Hostname !== hostname()) return false;
+  if (info.Pid === process.pid) return false;
+  return !processAlive(info.Pid);
+}
+
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomUUID()}.tmp`);
+  const fh = await open(tmp, 'wx', 0o644);
+  try {
+    await fh.writeFile(content, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await link(tmp, path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw e;
+    // No hard links here: fall back to O_EXCL, accepting a short window with an empty file.
+    try {
+      const lf = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
+      try {
+        await lf.writeFile(content, 'utf8');
+        await lf.sync();
+      } finally {
+        await lf.close();
+      }
+      return true;
+    } catch (e2) {
+      if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e2;
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/**
+ * Removes a lock only if it still holds the expected ID: it is renamed aside first, so a lock
+ * taken by someone else in the meantime is put back instead of deleted.
+ */
+async function removeIfId(statePath: string, id: string): Promise<boolean> {
+  const path = lockPathFor(statePath);
+  const aside = `${path}.${process.pid}.${randomUUID()}.removing`;
+  try {
+    await rename(path, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+  let info: LockInfo | null = null;
+  try {
+    const parsed = LockInfoSchema.safeParse(JSON.parse(await readFile(aside, 'utf8')));
+    info = parsed.success ? parsed.data : null;
+  } catch {
+    info = null;
+  }
+  if (info?.ID === id) {
+    await unlink(aside);
+    return true;
+  }
+  // Not the lock we meant: restore it unless a new one already took its place.
+  await link(aside, path).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+  return false;
+}
+
+export async function acquireLock(statePath: string, opts: AcquireOptions): Promise<StateLock> {
+  const path = lockPathFor(statePath);
+  const info: LockInfo = {
+    ID: randomUUID(),
+    Operation: opts.operation,
+    Info: opts.info ?? '',
+    Who: who(),
+    Version: opts.version ?? '',
+    Created: new Date().toISOString(),
+    Path: statePath,
+    Pid: process.pid,
+    Hostname: hostname(),
+  };
+  const content = `${JSON.stringify(info)}\n`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await createExclusive(path, content)) {
+      let released = false;
+      return {
+        info,
+        path,
+        release: async () => {
+          if (released) return;
+          released = true;
+          await removeIfId(statePath, info.ID);
+        },
+      };
+    }
+    const held = await readLock(statePath);
+    if (held === undefined) continue; // released between our attempt and the read: try again
+    const stale = held !== null && isStale(held);
+    if (stale && opts.takeStale) {
+      await removeIfId(statePath, held.ID);
+      continue;
+    }
+    throw new StateLockedError(path, held ?? undefined, stale);
+  }
+  throw new LockError(`could not lock ${statePath}: the lock file kept changing`);
+}
+
+/** Removes the lock with this ID whoever holds it. Fails if there is no lock or it has another ID. */
+export async function forceUnlock(statePath: string, id: string): Promise<LockInfo> {
+  const held = await readLock(statePath);
+  if (held === undefined) throw new LockError(`${statePath} is not locked`);
+  if (held === null) {
+    // An unreadable lock has no ID to match against.
+    throw new LockError(`the lock file ${lockPathFor(statePath)} is unreadable; delete it by hand`);
+  }
+  if (held.ID !== id) {
+    throw new LockError(`lock ID ${JSON.stringify(id)} does not match the existing lock:\n${describe(held)}`);
+  }
+  if (!(await removeIfId(statePath, id)))
+    throw new LockError(`the lock on ${statePath} changed while unlocking`);
+  return held;
+}

@@ -1,0 +1,119 @@
+/**
+ * Persists a StateFile while an apply runs. Resources finish concurrently; each completion changes
+ * the in-memory state at once and asks for a write. Writes never overlap: a request made while a
+ * write is in flight joins the next one, which picks up every change made until it starts. Each
+ * write that changes content bumps the serial exactly once; one that changes nothing is skipped.
+ *
+ * The file being replaced by the first write of a writer is kept as `<path>.backup`, as Terraform's
+ * local backend keeps the state from before the run.
+ */
+import { writeFileAtomic } from './atomic';
+import type { InstanceAddress } from './address';
+import type { InstanceObject, StateFile } from './state-file';
+
+export interface StateWriterOptions {
+  /** Where the previous state is kept; default `<path>.backup`; false for none. */
+  backupPath?: string | false;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export class StateWriter {
+  private persisted: string;
+  private inFlight: Promise<void> = Promise.resolve();
+  private queued: Deferred | null = null;
+  private backedUp = false;
+  private writes = 0;
+
+  /** `state` must be what is on disk at `path` now (as loaded), so an unchanged state is not rewritten. */
+  constructor(
+    readonly path: string,
+    readonly state: StateFile,
+    private readonly opts: StateWriterOptions = {},
+  ) {
+    this.persisted = state.fingerprint();
+  }
+
+  /** Number of writes that reached the disk. */
+  get writeCount(): number {
+    return this.writes;
+  }
+
+  /** Changes the state and persists it; resolves when a write containing the change is on disk. */
+  update(mutate: (state: StateFile) => void): Promise<void> {
+    mutate(this.state);
+    return this.persist();
+  }
+
+  setInstance(
+    address: string | InstanceAddress,
+    obj: InstanceObject,
+    opts?: { provider?: string },
+  ): Promise<void> {
+    return this.update((s) => s.set(address, obj, opts));
+  }
+
+  removeInstance(address: string | InstanceAddress): Promise<void> {
+    return this.update((s) => {
+      s.remove(address);
+    });
+  }
+
+  /** Writes the current state if it differs from what was last written. */
+  persist(): Promise<void> {
+    if (this.queued) return this.queued.promise;
+    const d = deferred();
+    this.queued = d;
+    const previous = this.inFlight;
+    this.inFlight = (async () => {
+      await previous.catch(() => undefined);
+      this.queued = null;
+      try {
+        await this.writeNow();
+        d.resolve();
+      } catch (e) {
+        d.reject(e);
+      }
+    })();
+    return d.promise;
+  }
+
+  /** Waits for every requested write. */
+  async flush(): Promise<void> {
+    await this.inFlight;
+  }
+
+  private async writeNow(): Promise<void> {
+    const fp = this.state.fingerprint();
+    if (fp === this.persisted) return;
+    const serial = this.state.serial;
+    this.state.serial = serial + 1;
+    try {
+      const backup =
+        this.opts.backupPath === false ? undefined : (this.opts.backupPath ?? `${this.path}.backup`);
+      await writeFileAtomic(this.path, this.state.serialize(), {
+        ...(backup && !this.backedUp ? { backupPath: backup } : {}),
+      });
+    } catch (e) {
+      this.state.serial = serial;
+      throw e;
+    }
+    this.backedUp = true;
+    this.persisted = fp;
+    this.writes++;
+  }
+}

@@ -1,0 +1,150 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import {
+  FORCE_UNLOCK_COMMAND,
+  LockError,
+  StateLockedError,
+  acquireLock,
+  forceUnlock,
+  lockPathFor,
+  readLock,
+} from '../../../../src/engine/state/lock';
+
+/** A pid that existed and is gone: a finished child process. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(r.stdout.toString());
+}
+
+describe('state lock', () => {
+  let dir: string;
+  let state: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lock-'));
+    state = join(dir, 'terraform.tfstate');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes Terraform lock info plus pid beside the state and removes it on release', async () => {
+    const lock = await acquireLock(state, {
+      operation: 'OperationTypeApply',
+      info: 'deploy',
+      version: '0.1.0',
+    });
+    expect(lock.path).toBe(`${state}.lock.info`);
+    const onDisk = JSON.parse(await readFile(lockPathFor(state), 'utf8'));
+    expect(onDisk).toEqual({
+      ID: lock.info.ID,
+      Operation: 'OperationTypeApply',
+      Info: 'deploy',
+      Who: expect.stringMatching(/.+@.+/),
+      Version: '0.1.0',
+      Created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      Path: state,
+      Pid: process.pid,
+      Hostname: hostname(),
+    });
+    await lock.release();
+    await lock.release();
+    expect(await readLock(state)).toBeUndefined();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a held lock is refused with who, when, pid and how to force-unlock', async () => {
+    const lock = await acquireLock(state, { operation: 'OperationTypeApply' });
+    const err = await acquireLock(state, { operation: 'OperationTypePlan', takeStale: true }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StateLockedError);
+    const e = err as StateLockedError;
+    expect(e.stale).toBe(false);
+    expect(e.info?.ID).toBe(lock.info.ID);
+    expect(e.message).toContain(lock.info.Who);
+    expect(e.message).toContain(`pid ${process.pid}`);
+    expect(e.message).toContain(lock.info.Created);
+    expect(e.message).toContain(`${FORCE_UNLOCK_COMMAND} ${lock.info.ID}`);
+    await lock.release();
+  });
+
+  it('only one of many concurrent lockers wins', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => acquireLock(state, { operation: 'OperationTypeApply' })),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => r.reason instanceof StateLockedError),
+    ).toBe(true);
+    await (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireLock>>>).value.release();
+  });
+
+  describe('stale locks', () => {
+    async function plantLock(pid: number, host = hostname()): Promise<string> {
+      const info = {
+        ID: 'dead-beef',
+        Operation: 'OperationTypeApply',
+        Info: '',
+        Who: 'ci@elsewhere',
+        Version: '0.1.0',
+        Created: '2024-01-01T00:00:00.000Z',
+        Path: state,
+        Pid: pid,
+        Hostname: host,
+      };
+      await writeFile(lockPathFor(state), JSON.stringify(info));
+      return info.ID;
+    }
+
+    it('a lock held by a dead pid on this host is reported as stale and still needs force-unlock', async () => {
+      await plantLock(deadPid());
+      const err = (await acquireLock(state, { operation: 'OperationTypeApply' }).catch(
+        (e: unknown) => e,
+      )) as StateLockedError;
+      expect(err).toBeInstanceOf(StateLockedError);
+      expect(err.stale).toBe(true);
+      expect(err.message).toMatch(/stale lock/);
+      expect(err.message).toContain(`${FORCE_UNLOCK_COMMAND} dead-beef`);
+      expect((await readLock(state))?.ID).toBe('dead-beef');
+    });
+
+    it('is taken over when the caller asks to take stale locks', async () => {
+      await plantLock(deadPid());
+      const lock = await acquireLock(state, { operation: 'OperationTypeApply', takeStale: true });
+      expect((await readLock(state))?.ID).toBe(lock.info.ID);
+      await lock.release();
+    });
+
+    it('a lock from another host is never stale (its pid means nothing here)', async () => {
+      await plantLock(deadPid(), 'some-other-host');
+      const err = (await acquireLock(state, { operation: 'x', takeStale: true }).catch(
+        (e: unknown) => e,
+      )) as StateLockedError;
+      expect(err.stale).toBe(false);
+    });
+  });
+
+  describe('force-unlock', () => {
+    it('removes the lock with the matching ID only', async () => {
+      const lock = await acquireLock(state, { operation: 'OperationTypeApply' });
+      await expect(forceUnlock(state, 'wrong-id')).rejects.toThrow(/does not match/);
+      expect((await readLock(state))?.ID).toBe(lock.info.ID);
+      expect((await forceUnlock(state, lock.info.ID)).ID).toBe(lock.info.ID);
+      expect(await readLock(state)).toBeUndefined();
+      // The old holder's release must not remove a lock someone else took since.
+      const next = await acquireLock(state, { operation: 'OperationTypeApply' });
+      await lock.release();
+      expect((await readLock(state))?.ID).toBe(next.info.ID);
+      await next.release();
+    });
+
+    it('says so when there is no lock', async () => {
+      await expect(forceUnlock(state, 'x')).rejects.toThrow(LockError);
+      await expect(forceUnlock(state, 'x')).rejects.toThrow(/not locked/);
+    });
+  });
+});
