@@ -432,7 +432,14 @@ export class ClientRunner {
             }
           : next.DeploymentStatus,
       };
-      if (JSON.stringify(next) === JSON.stringify(cur)) return;
+      // Compare only what the client changes: the embedded job makes whole-record comparisons costly.
+      if (
+        next.ClientStatus === cur.ClientStatus &&
+        next.TaskStates === cur.TaskStates &&
+        JSON.stringify(next.DeploymentStatus) === JSON.stringify(cur.DeploymentStatus)
+      ) {
+        return;
+      }
       tx.put(T.allocs, sim.key, next);
       refreshJob(tx, cur.Namespace, cur.JobID);
     });

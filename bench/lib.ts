@@ -1,0 +1,84 @@
+/** Helpers shared by the benchmarks: a dev agent in its own process, percentiles, CPU of a pid. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface AgentProcess {
+  child: ChildProcess;
+  schedulerUrl: string;
+  registryUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `cdktf-sched dev` as a separate process so its CPU can be measured on its own. */
+export function spawnAgent(args: string[] = []): Promise<AgentProcess> {
+  const main = join(__dirname, '..', 'src', 'cli', 'main.js');
+  const child = spawn(process.execPath, [main, 'dev', '--port', '0', '--registry-port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`agent did not start: ${out}`)), 20_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const sched = /scheduler: (\S+)/.exec(out);
+      const reg = /registry: (\S+)/.exec(out);
+      if (sched && reg) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          schedulerUrl: sched[1]!,
+          registryUrl: reg[1]!,
+          stop: () =>
+            new Promise<void>((r) => {
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`agent exited with ${code}: ${out}`)));
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100;
+}
+
+export function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+)/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export function fmt(n: number, digits = 1): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+export interface Figure {
+  name: string;
+  value: string;
+  target?: string;
+  pass?: boolean;
+  comparison?: string;
+}
+
+export function printFigures(title: string, figures: Figure[]): void {
+  process.stdout.write(`\n${title}\n`);
+  for (const f of figures) {
+    const verdict = f.pass === undefined ? '' : f.pass ? '  PASS' : '  MISS';
+    const target = f.target ? `  (target ${f.target})` : '';
+    const cmp = f.comparison ? `  [${f.comparison}]` : '';
+    process.stdout.write(`  ${f.name.padEnd(52)} ${f.value}${target}${cmp}${verdict}\n`);
+  }
+}
