@@ -11,6 +11,7 @@ import { closeServer, createServiceServer, listen } from './http/server';
 import { DevAgentOptionsSchema, type DevAgentOptions, type ResolvedDevAgentOptions } from './options';
 import { createSchedulerService, type SchedulerService } from './sched/service';
 import { Store } from './store';
+import { createRegistryService } from './reg/service';
 
 export type { DevAgentOptions } from './options';
 
@@ -64,6 +65,8 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     },
     self: () => ({ url: schedulerUrl }),
     log,
+    acl: { enabled: options.acl, bootstrapToken: options.bootstrapToken },
+    dataDir: options.dataDir,
   });
   const servers: Server[] = [];
   const stops: Array<() => void> = [];
@@ -71,6 +74,8 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     const schedServer = createServiceServer({
       router: scheduler.router,
       headerPrefix: 'X-Sched-',
+      authorize: scheduler.authorize,
+      onUpgrade: scheduler.upgrade,
       log,
       onRequest: (r) => requests.push({ method: r.method, path: r.path, status: r.status }),
     });
@@ -79,8 +84,6 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     stops.push(() => scheduler.stop());
     schedulerUrl = await listen(schedServer, options.port, options.bind);
     if (options.registry) {
-      // Loaded on demand: an agent that serves only the scheduler never loads the registry.
-      const { createRegistryService } = await import('./reg/service.js');
       const registry = createRegistryService({
         store,
         clock,
@@ -103,6 +106,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     }
   } catch (err) {
     for (const s of stops.reverse()) s();
+    scheduler.closeConnections();
     await Promise.all(servers.map((s) => closeServer(s).catch(() => undefined)));
     clock.stop();
     store.close();
@@ -119,6 +123,8 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     async stop() {
       if (stopped) return;
       stopped = true;
+      // Upgraded (exec) sockets are not the HTTP server's to close; end them first.
+      scheduler.closeConnections();
       await Promise.all(servers.map((s) => closeServer(s)));
       for (const s of stops.reverse()) s();
       clock.stop();

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { HttpError, methodNotAllowed } from './errors';
 import type { Reply, RequestContext, Router, RouteMeta } from './router';
@@ -26,6 +27,8 @@ export interface ServiceServerOptions {
   /** Called with each finished request (the benchmarks count requests per route). */
   onRequest?: (info: { method: string; path: string; status: number; durationMs: number }) => void;
   log?: (line: string) => void;
+  /** Takes over `Upgrade` requests (WebSockets); without it Node answers them as it does by default. */
+  onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 const GZIP_MIN_BYTES = 1024;
@@ -54,6 +57,18 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 0; // blocking queries and streams may legitimately last minutes
+  if (opts.onUpgrade) {
+    const onUpgrade = opts.onUpgrade;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => undefined);
+      try {
+        onUpgrade(req, socket, head);
+      } catch (err) {
+        opts.log?.(`upgrade error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        socket.destroy();
+      }
+    });
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://agent');

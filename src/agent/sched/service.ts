@@ -4,12 +4,16 @@
  * `startDevAgent` serves the router.
  */
 import { Clock } from '../clock';
+import type { RequestContext, RouteMeta } from '../http/router';
 import { Router } from '../http/router';
 import type { Store } from '../store';
+import { createSchedAcl, type SchedAcl, type SchedAclOptions } from './acl';
 import { EvalBroker } from './broker';
 import { ClientRunner } from './client/runner';
 import type { SchedContext, SchedSettings } from './context';
 import { DeploymentWatcher } from './deployments/watcher';
+import { createSchedEvents, type EventBroker } from './events';
+import { createSchedExec, type SchedExec } from './exec';
 import { PeriodicDispatcher } from './jobs/periodic';
 import type { NamespaceRecord, NodeRecord } from './model';
 import { makeNode } from './nodes';
@@ -26,12 +30,25 @@ export interface SchedulerServiceOptions {
   settings: SchedSettings;
   self: () => { url: string };
   log?: (line: string) => void;
+  /** ACLs (spec section 5); off when omitted. */
+  acl?: SchedAclOptions;
+  /** Where exec working directories live; the OS temp dir when omitted. */
+  dataDir?: string;
 }
 
 export interface SchedulerService {
   router: Router;
   context: SchedContext;
   runner: ClientRunner;
+  /** The HTTP server's `authorize` hook (no-op without ACLs). */
+  authorize: (ctx: RequestContext, meta: RouteMeta) => Promise<void>;
+  /** The HTTP server's `upgrade` handler (exec WebSockets). */
+  upgrade: SchedExec['upgrade']['handle'];
+  acl: SchedAcl;
+  events: EventBroker;
+  exec: SchedExec;
+  /** Ends live connections (event streams, exec sockets) so the server can close. */
+  closeConnections(): void;
   start(): void;
   stop(): void;
 }
@@ -55,13 +72,27 @@ export function createSchedulerService(opts: SchedulerServiceOptions): Scheduler
   allocationRoutes(router, context, runner);
   deploymentRoutes(router, context, watcher);
   clusterRoutes(router, context, opts.self);
+  const acl = createSchedAcl(context, router, opts.acl ?? { enabled: false });
+  const events = createSchedEvents(context, router, acl.authorizer);
+  const exec = createSchedExec(context, acl.authorizer, opts.dataDir);
 
   return {
     router,
     context,
     runner,
+    authorize: acl.authorizer.authorize,
+    upgrade: (req, socket, head) => exec.upgrade.handle(req, socket, head),
+    acl,
+    events,
+    exec,
+    closeConnections() {
+      events.stop();
+      exec.stop();
+    },
     start() {
       bootstrap(context);
+      acl.start();
+      exec.start();
       runner.start();
       watcher.start();
       periodic.start();
@@ -72,6 +103,9 @@ export function createSchedulerService(opts: SchedulerServiceOptions): Scheduler
       broker.stop();
       watcher.stop();
       runner.stop();
+      exec.stop();
+      events.stop();
+      acl.stop();
     },
   };
 }
