@@ -1,0 +1,81 @@
+/**
+ * `sched_job`: a job on the scheduler. The spec is compared in canonical form with the cluster's copy
+ * (so only real changes, including changes made on the cluster, plan a registration), registered with
+ * check-and-set, and followed through its deployment. See job/ for each step.
+ */
+import { SERVER_MANAGED_JOB_FIELDS } from '../../api/sched/canonicalize';
+import type { Job } from '../../api/sched/schemas';
+import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
+import type { Diagnostic } from '../values';
+import { knownStringMap, validateShape } from '../common/shape';
+import type { SchedProviderContext } from './context';
+import { applyJob } from './job/apply';
+import { validateJobspec } from './job/jobspec';
+import { argumentsOf, planJob, refOf } from './job/plan';
+import { jobShape } from './job/schema';
+import { computedAttributes, fetchRemote } from './job/state';
+
+export const JOB_DESCRIPTION =
+  'A job on the scheduler: registered from a JSON or HCL2 jobspec, updated with check-and-set, and followed through its deployment.';
+
+export function validateJobConfig(config: Config): Diagnostic[] {
+  const out = validateShape(jobShape, config);
+  const text = config['jobspec'];
+  if (typeof text === 'string') out.push(...validateJobspec(text, knownStringMap(config['hcl2_vars'])));
+  return out;
+}
+
+/** `<id>@<namespace>`, the namespace optional (the provider's, else "default"). */
+export function parseImportId(
+  id: string,
+  defaultNamespace: string | undefined,
+): { id: string; namespace: string } {
+  const at = id.lastIndexOf('@');
+  const jobId = at >= 0 ? id.slice(0, at) : id;
+  const ns = at >= 0 ? id.slice(at + 1) : '';
+  if (!jobId) throw new Error(`import ID "${id}" has no job ID: use <id> or <id>@<namespace>`);
+  return { id: jobId, namespace: ns || defaultNamespace || 'default' };
+}
+
+/** The cluster's job as a JSON jobspec (without the fields the server manages). */
+function jobspecOf(job: Job): string {
+  const copy: Record<string, unknown> = { ...job };
+  for (const k of SERVER_MANAGED_JOB_FIELDS) delete copy[k];
+  return JSON.stringify(copy, null, 2);
+}
+
+export class SchedJobHandler implements ResourceHandler {
+  readonly typeName = 'sched_job';
+  readonly description = JOB_DESCRIPTION;
+  readonly shape = jobShape;
+  readonly version = 0;
+
+  constructor(private readonly ctx: SchedProviderContext) {}
+
+  validate(config: Config): Diagnostic[] {
+    return validateJobConfig(config);
+  }
+
+  plan(req: { prior: State | null; config: Config | null }): Promise<PlannedChange> {
+    return planJob(this.ctx, req.prior, req.config, req.config ? this.validate(req.config) : []);
+  }
+
+  apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
+    return applyJob(this.ctx, change, ctx);
+  }
+
+  async read(state: State): Promise<State | null> {
+    const ref = refOf(state);
+    if (!ref) return state;
+    const remote = await fetchRemote(this.ctx, ref);
+    if (!remote) return null;
+    return { ...state, ...computedAttributes(remote) };
+  }
+
+  async import(id: string): Promise<State> {
+    const ref = parseImportId(id, this.ctx.defaults.namespace);
+    const remote = await fetchRemote(this.ctx, ref);
+    if (!remote) throw new Error(`job "${ref.id}" does not exist in namespace "${ref.namespace}"`);
+    return { ...argumentsOf({ jobspec: jobspecOf(remote.job) }), ...computedAttributes(remote) };
+  }
+}

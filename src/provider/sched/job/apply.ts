@@ -1,0 +1,241 @@
+/**
+ * Applying a planned job change: register with check-and-set on the index the plan saw, then (unless
+ * detached) wait for the rollout. A failed rollout records what the cluster now runs (the failed
+ * version, or the version auto_revert restored) but never the new spec as applied.
+ */
+import { ConflictError, ValidationError } from '../../../api/errors';
+import type { Job, JobSubmission } from '../../../api/sched/schemas';
+import type { ApplyContext, PlannedChange, State } from '../../resource';
+import { ResourceApplyError } from '../../common/errors';
+import { knownStringMap } from '../../common/shape';
+import { deadline, operationTimeoutMs, type Deadline } from '../../common/timeouts';
+import type { SchedProviderContext } from '../context';
+import { DestroyTimeoutError, destroyJob } from './destroy';
+import { short } from './failure';
+import { detectFormat, hclVariables, loadJobspec, JobspecError, resolveJob } from './jobspec';
+import { JobPrivateSchema, argumentsOf, refOf, type JobPrivate } from './plan';
+import { jobSettings } from './schema';
+import { computedAttributes, fetchRemote, type JobRef } from './state';
+import { JobWaitError, waitForJob } from './wait';
+
+const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, update: 10 * 60_000, delete: 5 * 60_000 };
+
+function privateOf(change: PlannedChange): JobPrivate {
+  const parsed = JobPrivateSchema.safeParse(change.private ?? {});
+  if (!parsed.success) throw new Error('the planned change of sched_job lacks its plan data; plan again');
+  return parsed.data;
+}
+
+/** Destroys the job a state describes, following that state's settings. */
+export async function destroyFromState(
+  ctx: SchedProviderContext,
+  prior: State,
+  apply: ApplyContext | undefined,
+): Promise<void> {
+  const ref = refOf(prior);
+  const settings = jobSettings(prior);
+  if (!ref || !settings.deregisterOnDestroy) return;
+  const dl = deadline(
+    operationTimeoutMs(settings.timeouts, 'delete', DEFAULT_TIMEOUT_MS.delete),
+    apply?.signal,
+  );
+  try {
+    await destroyJob(ctx, ref, {
+      purge: settings.purgeOnDestroy,
+      detach: settings.detach,
+      deadline: dl,
+      onProgress: apply?.onProgress,
+    });
+  } catch (e) {
+    if (e instanceof DestroyTimeoutError) throw new ResourceApplyError(e.message, prior);
+    throw e;
+  } finally {
+    dl.dispose();
+  }
+}
+
+async function desiredJob(
+  ctx: SchedProviderContext,
+  planned: State,
+  priv: JobPrivate,
+  signal: AbortSignal,
+): Promise<Job> {
+  if (priv.job) return priv.job;
+  const text = planned['jobspec'];
+  if (typeof text !== 'string') throw new Error('jobspec is still unknown at apply');
+  try {
+    return resolveJob(
+      await loadJobspec(ctx.client, text, { vars: knownStringMap(planned['hcl2_vars']), signal }),
+      ctx.defaults,
+    );
+  } catch (e) {
+    if (e instanceof JobspecError) throw new Error(ctx.redact(`invalid jobspec: ${e.message}`));
+    throw e;
+  }
+}
+
+function submissionOf(planned: State): JobSubmission | undefined {
+  const text = planned['jobspec'];
+  if (typeof text !== 'string') return undefined;
+  const format = detectFormat(text);
+  return {
+    Source: text,
+    Format: format === 'json' ? 'json' : 'hcl2',
+    ...(format === 'hcl2' ? { Variables: hclVariables(knownStringMap(planned['hcl2_vars'])) } : {}),
+  };
+}
+
+/** The state to record when an apply failed after the job was registered. */
+async function stateAfterFailure(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  prior: State | null,
+  planned: State,
+): Promise<State | null> {
+  const remote = await fetchRemote(ctx, ref).catch(() => null);
+  if (!remote) return prior;
+  // The new settings apply (they steer the provider), but the spec stays the last one applied
+  // successfully (none for a create), so the next plan registers and waits again.
+  return {
+    ...argumentsOf(planned),
+    jobspec: prior?.['jobspec'] ?? null,
+    hcl2_vars: prior?.['hcl2_vars'] ?? null,
+    ...computedAttributes(remote),
+  };
+}
+
+/** Registers and waits; `prior` is the state being updated (null for a create or the create half of a replace). */
+async function registerAndWait(
+  ctx: SchedProviderContext,
+  change: PlannedChange,
+  priv: JobPrivate,
+  prior: State | null,
+  op: 'create' | 'update',
+  apply: ApplyContext | undefined,
+): Promise<State> {
+  const planned = change.planned!;
+  const settings = jobSettings(planned);
+  const report = (message: string): void => apply?.onProgress?.({ message: ctx.redact(message) });
+  const dl: Deadline = deadline(
+    operationTimeoutMs(settings.timeouts, op, DEFAULT_TIMEOUT_MS[op]),
+    apply?.signal,
+  );
+  try {
+    const job = await desiredJob(ctx, planned, priv, dl.signal);
+    const ref: JobRef = { id: job.ID!, namespace: job.Namespace ?? 'default' };
+    let enforceIndex = priv.jobModifyIndex;
+    const priorRef = refOf(prior);
+    if (!priv.job && prior && priorRef && (priorRef.id !== ref.id || priorRef.namespace !== ref.namespace)) {
+      // The spec was unknown at plan time and turned out to name another job: the plan's rules apply now.
+      if (priorRef.namespace !== ref.namespace || jobSettings(prior).deregisterOnIdChange) {
+        await destroyFromState(ctx, prior, apply);
+      }
+      enforceIndex = 0;
+    }
+    if (priv.rerun) {
+      const { value: current } = await ctx.client.jobs.read(ref.id, {
+        namespace: ref.namespace,
+        signal: dl.signal,
+      });
+      if ((current.JobModifyIndex ?? 0) !== enforceIndex) throw conflict(ref);
+      await destroyJob(ctx, ref, { purge: true, detach: false, deadline: dl, onProgress: apply?.onProgress });
+      enforceIndex = 0;
+    }
+    let registered: { EvalID?: string | null; JobModifyIndex?: number | null };
+    try {
+      ({ value: registered } = await ctx.client.jobs.register(job, {
+        namespace: ref.namespace,
+        enforceIndex,
+        policyOverride: settings.policyOverride || undefined,
+        preserveCounts: settings.preserveCounts || undefined,
+        evalPriority: settings.evalPriority,
+        submission: submissionOf(planned),
+        signal: dl.signal,
+      }));
+    } catch (e) {
+      if (e instanceof ConflictError) {
+        if (op === 'create' && enforceIndex === 0) {
+          throw new ResourceApplyError(
+            `job ${ref.id} already exists in namespace ${ref.namespace}; import it (${ref.id}@${ref.namespace}) or plan again`,
+            prior,
+          );
+        }
+        throw conflict(ref, prior);
+      }
+      if (e instanceof ValidationError) {
+        throw new ResourceApplyError(
+          ctx.redact(`job ${ref.id} was rejected: ${e.serverMessage || e.message}`),
+          prior,
+        );
+      }
+      throw e;
+    }
+    const { value: stored } = await ctx.client.jobs.read(ref.id, {
+      namespace: ref.namespace,
+      signal: dl.signal,
+    });
+    const version = stored.Version ?? 0;
+    report(
+      `registered job ${ref.id} version ${version}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
+    );
+    if (!settings.detach) {
+      try {
+        await waitForJob({
+          ctx,
+          ref,
+          evalId: registered.EvalID ?? '',
+          job: stored,
+          version,
+          autoPromoteCanaries: settings.autoPromoteCanaries,
+          failOnPlacementFailure: settings.failOnPlacementFailure,
+          deadline: dl,
+          operation: `${op} of job ${ref.id}`,
+          onProgress: apply?.onProgress,
+        });
+      } catch (e) {
+        if (e instanceof JobWaitError) {
+          throw new ResourceApplyError(e.message, await stateAfterFailure(ctx, ref, prior, planned));
+        }
+        throw e;
+      }
+    }
+    const remote = await fetchRemote(ctx, ref);
+    if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
+    return { ...argumentsOf(planned), ...computedAttributes(remote) };
+  } finally {
+    dl.dispose();
+  }
+}
+
+function conflict(ref: JobRef, prior: State | null = null): ResourceApplyError {
+  return new ResourceApplyError(`job ${ref.id} changed since plan; plan again`, prior);
+}
+
+export async function applyJob(
+  ctx: SchedProviderContext,
+  change: PlannedChange,
+  apply: ApplyContext | undefined,
+): Promise<State | null> {
+  const { prior } = change;
+  switch (change.action) {
+    case 'noop':
+      return prior;
+    case 'delete':
+      if (prior) await destroyFromState(ctx, prior, apply);
+      return null;
+    case 'create':
+      return registerAndWait(ctx, change, privateOf(change), null, 'create', apply);
+    case 'replace': {
+      const priv = privateOf(change);
+      if (prior) await destroyFromState(ctx, prior, apply);
+      return registerAndWait(ctx, change, priv, null, 'create', apply);
+    }
+    case 'update': {
+      const priv = privateOf(change);
+      if (!priv.register && prior) {
+        return { ...prior, ...argumentsOf(change.planned ?? {}) };
+      }
+      return registerAndWait(ctx, change, priv, prior, 'update', apply);
+    }
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * Planning a job: compare the configured spec with the cluster's copy (both canonical), decide between
+ * nothing, a state-only update, a registration and a replacement, and for a registration ask the
+ * scheduler for its dry run (diff, placements, failures) and the JobModifyIndex that apply enforces.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import { ApiError, NotFoundError, ValidationError } from '../../../api/errors';
+import { JobSchema, type Job, type JobPlanResponse } from '../../../api/sched/schemas';
+import type { Config, PlannedChange, SchedulerAnnotations, State } from '../../resource';
+import { UNKNOWN, containsUnknown, type Diagnostic } from '../../values';
+import { errorMessage, isUnreachable } from '../../common/errors';
+import { errorAt, hasErrors, knownStringMap, sameStringMap, warningAt } from '../../common/shape';
+import type { SchedProviderContext } from '../context';
+import { sameSpec, specDifferences } from './compare';
+import { describePlacementFailures } from './failure';
+import { JobspecError, detectFormat, loadJobspec, parseJsonJobspec, resolveJob } from './jobspec';
+import { COMPUTED, PROVIDER_SETTINGS, jobSettings, type JobSettings } from './schema';
+import { specAttributes, type JobRef } from './state';
+
+/** What apply needs from the plan; kept in saved plans, so it is plain JSON and re-validated. */
+export const JobPrivateSchema = z.object({
+  /** Registration needed (false: only provider settings or the spec's text changed). */
+  register: z.boolean(),
+  /** The job to register, as planned (absent when the spec was not known at plan time). */
+  job: JobSchema.optional(),
+  /** Check-and-set index: the JobModifyIndex the plan saw (0 for a new job). */
+  jobModifyIndex: z.number(),
+  /** Purge the dead job and register it again, so it runs again. */
+  rerun: z.boolean().optional(),
+});
+export type JobPrivate = z.infer<typeof JobPrivateSchema>;
+
+const SPEC_PATH = ['jobspec'];
+
+/** The arguments of the configuration (everything that is not computed), nulls for unset ones. */
+export function argumentsOf(config: Config | State): State {
+  const out: State = { jobspec: config['jobspec'] ?? null, hcl2_vars: config['hcl2_vars'] ?? null };
+  for (const k of PROVIDER_SETTINGS) out[k] = config[k] ?? null;
+  return out;
+}
+
+function allUnknown(): State {
+  return Object.fromEntries(COMPUTED.map((k) => [k, UNKNOWN]));
+}
+
+/** State after a registration: what the spec says is known now, what the cluster decides is not. */
+function plannedAfterRegister(config: Config, job: Job | undefined): State {
+  const planned: State = { ...argumentsOf(config), ...allUnknown() };
+  if (job) {
+    Object.assign(planned, specAttributes(job));
+    if (!job.Region) planned['region'] = UNKNOWN;
+    if (!job.Datacenters || job.Datacenters.length === 0) planned['datacenters'] = UNKNOWN;
+  }
+  return planned;
+}
+
+export function refOf(state: State | null): JobRef | undefined {
+  const id = state?.['id'];
+  const ns = state?.['namespace'];
+  return typeof id === 'string' && id
+    ? { id, namespace: typeof ns === 'string' && ns ? ns : 'default' }
+    : undefined;
+}
+
+function annotations(resp: JobPlanResponse): SchedulerAnnotations {
+  const desired: Record<string, Record<string, number>> = {};
+  for (const [group, u] of Object.entries(resp.Annotations?.DesiredTGUpdates ?? {})) {
+    const counts: Record<string, number> = {};
+    for (const [k, v] of Object.entries(u ?? {})) if (typeof v === 'number') counts[k] = v;
+    desired[group] = counts;
+  }
+  const next = resp.NextPeriodicLaunch;
+  return {
+    desiredTGUpdates: desired,
+    failedTGAllocs:
+      resp.FailedTGAllocs && Object.keys(resp.FailedTGAllocs).length > 0 ? resp.FailedTGAllocs : null,
+    jobDiff: resp.Diff ?? null,
+    jobModifyIndex: resp.JobModifyIndex ?? 0,
+    ...(next && !next.startsWith('0001-') ? { nextPeriodicLaunch: next } : {}),
+    ...(resp.Warnings ? { warnings: resp.Warnings } : {}),
+  };
+}
+
+interface PlanInput {
+  ctx: SchedProviderContext;
+  prior: State | null;
+  config: Config;
+  settings: JobSettings;
+  diagnostics: Diagnostic[];
+}
+
+/** Diagnostics for an error from the cluster, without ever quoting a secret. */
+function apiDiagnostic(ctx: SchedProviderContext, summary: string, err: unknown): Diagnostic {
+  const detail = err instanceof ApiError && err.serverMessage ? err.serverMessage : errorMessage(err);
+  return errorAt(SPEC_PATH, summary, ctx.redact(detail));
+}
+
+function failed(input: PlanInput, extra: Diagnostic[]): PlannedChange {
+  const { prior } = input;
+  return { action: 'noop', prior, planned: prior, diagnostics: [...input.diagnostics, ...extra] };
+}
+
+/**
+ * A registration: the scheduler's dry run gives the diff, the placements and the index to enforce. A
+ * cluster that cannot be reached is a warning only for a job that does not exist yet.
+ */
+async function planRegistration(
+  input: PlanInput,
+  action: 'create' | 'update' | 'replace',
+  job: Job,
+  extra: Partial<PlannedChange> & { rerun?: boolean; creating: boolean },
+): Promise<PlannedChange> {
+  const { ctx, config, settings } = input;
+  const diagnostics = [...input.diagnostics];
+  let resp: JobPlanResponse;
+  try {
+    ({ value: resp } = await ctx.client.jobs.plan(job, {
+      diff: true,
+      namespace: job.Namespace ?? undefined,
+      policyOverride: settings.policyOverride,
+    }));
+  } catch (e) {
+    if (isUnreachable(e) && extra.creating) {
+      diagnostics.push(
+        warningAt(
+          SPEC_PATH,
+          `Cannot reach the scheduler to plan job "${job.ID}"`,
+          ctx.redact(
+            `the job does not exist yet, so it is planned as created, without the scheduler's placements: ${errorMessage(e)}`,
+          ),
+        ),
+      );
+      return {
+        action,
+        prior: input.prior,
+        planned: plannedAfterRegister(config, job),
+        ...(extra.replacePaths ? { replacePaths: extra.replacePaths } : {}),
+        private: { register: true, job, jobModifyIndex: 0 } satisfies JobPrivate,
+        diagnostics,
+      };
+    }
+    if (e instanceof ValidationError)
+      return failed(input, [apiDiagnostic(ctx, `The scheduler rejected job "${job.ID}"`, e)]);
+    if (isUnreachable(e) || e instanceof ApiError) {
+      return failed(input, [apiDiagnostic(ctx, `Cannot plan job "${job.ID}"`, e)]);
+    }
+    throw e;
+  }
+  const index = resp.JobModifyIndex ?? 0;
+  if (extra.creating && index > 0) {
+    return failed(input, [
+      errorAt(
+        SPEC_PATH,
+        `Job "${job.ID}" already exists in namespace "${job.Namespace}"`,
+        `import it with the ID "${job.ID}@${job.Namespace}", or give this job another ID`,
+      ),
+    ]);
+  }
+  const placement = describePlacementFailures(resp.FailedTGAllocs);
+  if (placement) {
+    const summary = `The scheduler cannot place all allocations of job "${job.ID}"`;
+    diagnostics.push(
+      settings.failOnPlacementFailure
+        ? errorAt(SPEC_PATH, summary, ctx.redact(placement))
+        : warningAt(
+            SPEC_PATH,
+            summary,
+            ctx.redact(`${placement}\n(a blocked evaluation will wait for capacity)`),
+          ),
+    );
+  }
+  if (resp.Warnings) diagnostics.push(warningAt(SPEC_PATH, 'The scheduler warns', ctx.redact(resp.Warnings)));
+  return {
+    action: hasErrors(diagnostics) ? 'noop' : action,
+    prior: input.prior,
+    planned: hasErrors(diagnostics) ? input.prior : plannedAfterRegister(config, job),
+    ...(extra.replacePaths ? { replacePaths: extra.replacePaths } : {}),
+    private: {
+      register: true,
+      job,
+      jobModifyIndex: extra.creating ? 0 : index,
+      ...(extra.rerun ? { rerun: true } : {}),
+    } satisfies JobPrivate,
+    annotations: { scheduler: annotations(resp) },
+    diagnostics,
+  };
+}
+
+/** Whether the cluster's rollout of its current version finished well (no deployment: nothing to wait for). */
+async function rolloutSettled(ctx: SchedProviderContext, ref: JobRef, remote: Job): Promise<boolean> {
+  const { value: d } = await ctx.client.jobs.latestDeployment(ref.id, { namespace: ref.namespace });
+  if (d && d.JobVersion === remote.Version) return d.Status === 'successful';
+  return true;
+}
+
+/** The spec recorded in the prior state, when it can be read without the cluster's help. */
+function priorSpec(prior: State, defaults: SchedProviderContext['defaults']): Job | undefined {
+  const text = prior['jobspec'];
+  if (typeof text !== 'string' || detectFormat(text) !== 'json') return undefined;
+  try {
+    return resolveJob(parseJsonJobspec(text), defaults);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function planJob(
+  ctx: SchedProviderContext,
+  prior: State | null,
+  config: Config | null,
+  validation: Diagnostic[],
+): Promise<PlannedChange> {
+  if (config === null) {
+    return prior
+      ? { action: 'delete', prior, planned: null, diagnostics: [] }
+      : { action: 'noop', prior: null, planned: null, diagnostics: [] };
+  }
+  const input: PlanInput = { ctx, prior, config, settings: jobSettings(config), diagnostics: validation };
+  if (hasErrors(validation)) return failed(input, []);
+  const text = config['jobspec'];
+  const vars = config['hcl2_vars'];
+  if (containsUnknown(text) || containsUnknown(vars) || typeof text !== 'string') {
+    // Known at apply time only: apply reads the spec then and applies the same rules.
+    return {
+      action: prior ? 'update' : 'create',
+      prior,
+      planned: plannedAfterRegister(config, undefined),
+      private: {
+        register: true,
+        jobModifyIndex: Number(prior?.['job_modify_index'] ?? 0),
+      } satisfies JobPrivate,
+      diagnostics: validation,
+    };
+  }
+
+  let job: Job;
+  try {
+    job = resolveJob(await loadJobspec(ctx.client, text, { vars: knownStringMap(vars) }), ctx.defaults);
+  } catch (e) {
+    if (e instanceof JobspecError) return failed(input, e.diagnostics);
+    if (isUnreachable(e) && !prior) {
+      return {
+        action: 'create',
+        prior,
+        planned: plannedAfterRegister(config, undefined),
+        private: { register: true, jobModifyIndex: 0 } satisfies JobPrivate,
+        diagnostics: [
+          ...validation,
+          warningAt(
+            SPEC_PATH,
+            'Cannot reach the scheduler to parse the HCL jobspec',
+            ctx.redact(`the job is planned as created; it is parsed at apply: ${errorMessage(e)}`),
+          ),
+        ],
+      };
+    }
+    if (isUnreachable(e) || e instanceof ApiError)
+      return failed(input, [apiDiagnostic(ctx, 'Cannot parse the jobspec', e)]);
+    throw e;
+  }
+  const ref: JobRef = { id: job.ID!, namespace: job.Namespace ?? 'default' };
+  const priorRef = refOf(prior);
+  if (!prior || !priorRef) return planRegistration(input, 'create', job, { creating: true });
+
+  if (
+    priorRef.namespace !== ref.namespace ||
+    (priorRef.id !== ref.id && input.settings.deregisterOnIdChange)
+  ) {
+    return planRegistration(input, 'replace', job, { creating: true, replacePaths: [SPEC_PATH] });
+  }
+  if (priorRef.id !== ref.id) {
+    // The old job stays as it is (deregister_on_id_change = false); the new ID is registered.
+    return planRegistration(input, 'update', job, { creating: true });
+  }
+
+  let remote: Job | null;
+  try {
+    ({ value: remote } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace }));
+  } catch (e) {
+    if (e instanceof NotFoundError) remote = null;
+    else if (isUnreachable(e) || e instanceof ApiError)
+      return failed(input, [apiDiagnostic(ctx, `Cannot read job "${ref.id}"`, e)]);
+    else throw e;
+  }
+  if (!remote) return planRegistration(input, 'update', job, { creating: true });
+
+  const differs = !sameSpec(job, remote);
+  const textChanged = prior['jobspec'] !== text || !sameStringMap(prior['hcl2_vars'], vars);
+  const rerun = input.settings.rerunIfDead && remote.Status === 'dead' && !differs;
+  let register = differs || rerun;
+  if (!register && textChanged) {
+    // Same spec as the cluster's, new text: a reformat or an import needs no registration, but a spec
+    // whose rollout failed (the last apply failed) is registered and waited for again.
+    try {
+      register = !(await rolloutSettled(ctx, ref, remote));
+    } catch (e) {
+      if (isUnreachable(e) || e instanceof ApiError)
+        return failed(input, [apiDiagnostic(ctx, `Cannot read job "${ref.id}"`, e)]);
+      throw e;
+    }
+  }
+  if (!register) {
+    const settingsChanged = PROVIDER_SETTINGS.some(
+      (k) => !isDeepStrictEqual(prior[k] ?? null, config[k] ?? null),
+    );
+    if (!textChanged && !settingsChanged)
+      return { action: 'noop', prior, planned: prior, diagnostics: validation };
+    const planned: State = { ...prior, ...argumentsOf(config) };
+    return {
+      action: 'update',
+      prior,
+      planned,
+      private: { register: false, jobModifyIndex: remote.JobModifyIndex ?? 0 } satisfies JobPrivate,
+      diagnostics: validation,
+    };
+  }
+  const diagnostics = [...validation];
+  const applied = priorSpec(prior, ctx.defaults);
+  if (differs && applied && !sameSpec(applied, remote)) {
+    diagnostics.push(
+      warningAt(
+        SPEC_PATH,
+        `Job "${ref.id}" was changed outside of this configuration`,
+        `the cluster's copy differs at ${specDifferences(applied, remote).join(', ')}; the plan restores the configured spec`,
+      ),
+    );
+  }
+  if (rerun) {
+    diagnostics.push(
+      warningAt(SPEC_PATH, `Job "${ref.id}" is dead`, 'rerun_if_dead: it is purged and registered again'),
+    );
+  }
+  return planRegistration({ ...input, diagnostics }, 'update', job, { creating: false, rerun });
+}

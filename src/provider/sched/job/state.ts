@@ -1,0 +1,96 @@
+/**
+ * The computed attributes of a job resource, from the cluster's copy of the job, its latest deployment
+ * and its allocations (three reads, no summary call: the counts come from the allocations).
+ */
+import { NotFoundError } from '../../../api/errors';
+import type { AllocationStub, Deployment, Job } from '../../../api/sched/schemas';
+import type { State } from '../../resource';
+import type { SchedProviderContext } from '../context';
+import type { TaskGroupState } from './schema';
+
+export interface RemoteJob {
+  job: Job;
+  deployment: Deployment | null;
+  allocations: AllocationStub[];
+}
+
+export interface JobRef {
+  id: string;
+  namespace: string;
+}
+
+/** Reads the job and what goes with it; null when the job does not exist. */
+export async function fetchRemote(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  signal?: AbortSignal,
+): Promise<RemoteJob | null> {
+  const opts = { namespace: ref.namespace, signal };
+  let job: Job;
+  try {
+    ({ value: job } = await ctx.client.jobs.read(ref.id, opts));
+  } catch (e) {
+    if (e instanceof NotFoundError) return null;
+    throw e;
+  }
+  const [deployment, allocations] = await Promise.all([
+    ctx.client.jobs.latestDeployment(ref.id, opts).then((r) => r.value),
+    ctx.client.jobs.allocations(ref.id, opts).then((r) => r.value),
+  ]);
+  return { job, deployment, allocations };
+}
+
+function nanosToIso(ns: number | null | undefined): string | null {
+  if (!ns) return null;
+  return new Date(Math.floor(ns / 1e6)).toISOString();
+}
+
+/** Task groups as the job declares them, with their wanted allocations counted by client status. */
+export function taskGroupStates(job: Job, allocations: readonly AllocationStub[] = []): TaskGroupState[] {
+  return (job.TaskGroups ?? []).map((g) => {
+    const mine = allocations.filter((a) => a.TaskGroup === g.Name && a.DesiredStatus === 'run');
+    const count = (status: string): number => mine.filter((a) => a.ClientStatus === status).length;
+    return {
+      name: g.Name ?? '',
+      count: g.Count ?? 1,
+      tasks: (g.Tasks ?? []).map((t) => t.Name ?? ''),
+      meta: g.Meta && Object.keys(g.Meta).length > 0 ? { ...g.Meta } : null,
+      running: count('running'),
+      pending: count('pending'),
+      complete: count('complete'),
+      failed: count('failed'),
+      lost: count('lost'),
+    };
+  });
+}
+
+/** The attributes that come from the job spec alone (known at plan time). */
+export function specAttributes(job: Job): State {
+  return {
+    id: job.ID ?? null,
+    name: job.Name || job.ID || null,
+    namespace: job.Namespace || 'default',
+    region: job.Region || null,
+    type: job.Type || 'service',
+    datacenters: job.Datacenters && job.Datacenters.length > 0 ? [...job.Datacenters] : null,
+  };
+}
+
+/** Every computed attribute, from what the cluster reports. */
+export function computedAttributes(remote: RemoteJob): State {
+  const { job, deployment, allocations } = remote;
+  const wanted = allocations.filter((a) => a.DesiredStatus === 'run');
+  return {
+    ...specAttributes(job),
+    region: job.Region || 'global',
+    datacenters: job.Datacenters ? [...job.Datacenters] : [],
+    version: job.Version ?? 0,
+    status: job.Status ?? null,
+    job_modify_index: job.JobModifyIndex ?? 0,
+    deployment_id: deployment?.ID ?? null,
+    deployment_status: deployment?.Status ?? null,
+    allocation_ids: wanted.map((a) => a.ID).sort(),
+    task_groups: taskGroupStates(job, allocations),
+    submit_time: nanosToIso(job.SubmitTime),
+  };
+}

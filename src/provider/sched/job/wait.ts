@@ -1,0 +1,304 @@
+/**
+ * Waiting for a registered job to come up, the way `nomad job run` monitors it: follow the evaluation
+ * chain, then the deployment (or, for jobs without one, the allocations of the new version), with
+ * blocking queries only. The deadline aborts the query in flight, so nothing polls on a timer.
+ */
+import { ValidationError } from '../../../api/errors';
+import type { Result } from '../../../api/transport';
+import { watch } from '../../../api/watch';
+import type { AllocationStub, Deployment, Evaluation, Job } from '../../../api/sched/schemas';
+import type { ProgressEvent } from '../../resource';
+import type { Deadline } from '../../common/timeouts';
+import type { SchedProviderContext } from '../context';
+import type { JobRef } from './state';
+import { abortError } from './destroy';
+import {
+  canaryState,
+  deploymentProgress,
+  describeAllocations,
+  describePlacementFailures,
+  revertedVersion,
+  short,
+  unhealthyAllocations,
+} from './failure';
+
+/** How long one blocking query may wait before it is renewed (the deadline cuts it short anyway). */
+const BLOCK = '30s';
+
+export type WaitFailureKind = 'evaluation' | 'placement' | 'deployment' | 'allocations' | 'timeout';
+
+export class JobWaitError extends Error {
+  constructor(
+    message: string,
+    readonly kind: WaitFailureKind,
+    /** The version an auto-revert rolled back to, when it did. */
+    readonly revertedTo?: number,
+  ) {
+    super(message);
+    this.name = 'JobWaitError';
+  }
+}
+
+export interface WaitOptions {
+  ctx: SchedProviderContext;
+  ref: JobRef;
+  /** The evaluation the registration created ('' for periodic and parameterized jobs). */
+  evalId: string;
+  /** The job as registered, and the version the cluster gave it. */
+  job: Job;
+  version: number;
+  autoPromoteCanaries: boolean;
+  failOnPlacementFailure: boolean;
+  deadline: Deadline;
+  /** What the operation is called in a timeout message ("create of job web"). */
+  operation: string;
+  onProgress?: (e: ProgressEvent) => void;
+}
+
+interface Seen {
+  deployment?: Deployment;
+  allocations?: AllocationStub[];
+  placementFailures?: string;
+  awaitingPromotion?: boolean;
+}
+
+export async function waitForJob(o: WaitOptions): Promise<void> {
+  const seen: Seen = {};
+  const report = (e: ProgressEvent): void => {
+    o.onProgress?.({ ...e, message: o.ctx.redact(e.message) });
+  };
+  try {
+    if (!o.evalId) {
+      report({ message: `job ${o.ref.id} registered; it runs when launched (no evaluation to follow)` });
+      return;
+    }
+    const ev = await followEvaluations(o, seen, report);
+    const deploymentId = await deploymentFor(o, ev);
+    if (deploymentId) await followDeployment(o, deploymentId, seen, report);
+    else await followAllocations(o, seen, report);
+  } catch (e) {
+    if (o.deadline.expired()) throw timeoutError(o, seen);
+    throw e;
+  }
+  if (o.deadline.expired()) throw timeoutError(o, seen);
+  if (o.deadline.signal.aborted) throw abortError(o.deadline.signal);
+}
+
+function timeoutError(o: WaitOptions, seen: Seen): JobWaitError {
+  const parts = [`${o.operation} timed out after ${Math.round(o.deadline.timeoutMs / 1000)}s`];
+  const d = seen.deployment;
+  if (seen.awaitingPromotion && d) {
+    parts.push(
+      `deployment ${short(d.ID)} is awaiting promotion of its canaries (groups ${canaryState(d).waiting.join(', ')}); promote it or set auto_promote_canaries`,
+    );
+  } else if (d) {
+    parts.push(`deployment ${short(d.ID)} still ${d.Status}: ${d.StatusDescription ?? ''}`);
+    for (const [name, g] of Object.entries(d.TaskGroups ?? {})) {
+      parts.push(
+        `  group "${name}": ${g.HealthyAllocs ?? 0}/${g.DesiredTotal ?? 0} healthy, ${g.PlacedAllocs ?? 0} placed, ${g.UnhealthyAllocs ?? 0} unhealthy`,
+      );
+    }
+  }
+  if (seen.placementFailures) parts.push(`placement failures:\n${seen.placementFailures}`);
+  const bad = unhealthyAllocations(seen.allocations ?? []);
+  if (bad.length > 0) parts.push(`unhealthy allocations:\n${describeAllocations(bad)}`);
+  return new JobWaitError(o.ctx.redact(parts.join('\n')), 'timeout');
+}
+
+/** Blocking reads of one object until `done` says so; undefined when the deadline ended the wait. */
+async function until<T>(
+  o: WaitOptions,
+  read: (index: number, signal: AbortSignal | undefined) => Promise<Result<T>>,
+  done: (value: T) => boolean | Promise<boolean>,
+): Promise<T | undefined> {
+  for await (const { value } of watch(read, { signal: o.deadline.signal })) {
+    if (await done(value)) return value;
+  }
+  return undefined;
+}
+
+async function followEvaluations(
+  o: WaitOptions,
+  seen: Seen,
+  report: (e: ProgressEvent) => void,
+): Promise<Evaluation | undefined> {
+  const { client } = o.ctx;
+  let id = o.evalId;
+  let last: Evaluation | undefined;
+  const visited = new Set<string>();
+  while (id && !visited.has(id)) {
+    visited.add(id);
+    const evalId = id;
+    const ev = await until(
+      o,
+      (index, signal) => client.evaluations.read(evalId, { index, wait: BLOCK, signal }),
+      (e) => e.Status !== 'pending',
+    );
+    if (!ev) return last;
+    last = ev;
+    report({ message: `evaluation ${short(ev.ID)} ${ev.Status ?? ''}` });
+    if (ev.Status === 'failed') {
+      throw new JobWaitError(
+        o.ctx.redact(`evaluation ${short(ev.ID)} failed: ${ev.StatusDescription || 'no reason given'}`),
+        'evaluation',
+      );
+    }
+    const failures = describePlacementFailures(ev.FailedTGAllocs);
+    if (failures) {
+      seen.placementFailures = failures;
+      if (o.failOnPlacementFailure) {
+        throw new JobWaitError(
+          o.ctx.redact(
+            `job ${o.ref.id} was registered but the scheduler could not place all allocations (a blocked evaluation ${short(ev.BlockedEval)} waits for capacity):\n${failures}`,
+          ),
+          'placement',
+        );
+      }
+      report({ message: `placement failures; a blocked evaluation waits for capacity:\n${failures}` });
+    }
+    id = ev.NextEval ?? '';
+  }
+  return last;
+}
+
+/** The deployment of the registered version, if the job has one. */
+async function deploymentFor(o: WaitOptions, ev: Evaluation | undefined): Promise<string | undefined> {
+  if (o.job.Type && o.job.Type !== 'service') return undefined;
+  const { value: latest } = await o.ctx.client.jobs.latestDeployment(o.ref.id, {
+    namespace: o.ref.namespace,
+    signal: o.deadline.signal,
+  });
+  if (ev?.DeploymentID && latest?.ID === ev.DeploymentID && latest.JobVersion === o.version) return latest.ID;
+  if (latest && latest.JobVersion === o.version) return latest.ID;
+  return undefined;
+}
+
+async function followDeployment(
+  o: WaitOptions,
+  id: string,
+  seen: Seen,
+  report: (e: ProgressEvent) => void,
+): Promise<void> {
+  const { client } = o.ctx;
+  const ns = o.ref.namespace;
+  let promotedAt = -1;
+  for await (const { value: d } of client.deployments.watch(id, {
+    namespace: ns,
+    wait: BLOCK,
+    signal: o.deadline.signal,
+  })) {
+    seen.deployment = d;
+    const { waiting, ready } = canaryState(d);
+    seen.awaitingPromotion = d.Status === 'running' && waiting.length > 0;
+    report(deploymentProgress(d, `deployment ${short(d.ID)} ${d.Status}: ${d.StatusDescription ?? ''}`));
+    if (d.Status === 'successful') return;
+    if (d.Status === 'failed') throw await deploymentFailure(o, d);
+    if (d.Status === 'cancelled') {
+      throw new JobWaitError(
+        o.ctx.redact(`deployment ${short(d.ID)} was cancelled: ${d.StatusDescription ?? ''}`),
+        'deployment',
+      );
+    }
+    if (o.autoPromoteCanaries && ready && (d.ModifyIndex ?? 0) !== promotedAt) {
+      promotedAt = d.ModifyIndex ?? 0;
+      try {
+        await client.deployments.promote(d.ID, { all: true }, { namespace: ns, signal: o.deadline.signal });
+        report({ message: `promoted the canaries of ${waiting.map((g) => `"${g}"`).join(', ')}` });
+      } catch (e) {
+        // Health can change between the read and the promote; the next change of the deployment retries.
+        if (!(e instanceof ValidationError)) throw e;
+      }
+    }
+  }
+}
+
+async function deploymentFailure(o: WaitOptions, d: Deployment): Promise<JobWaitError> {
+  const { value: allocs } = await o.ctx.client.deployments.allocations(d.ID, { namespace: o.ref.namespace });
+  const bad = unhealthyAllocations(allocs);
+  const reverted = revertedVersion(d);
+  const autoRevert = Object.values(d.TaskGroups ?? {}).some((g) => g.AutoRevert);
+  const lines = [
+    `deployment ${short(d.ID)} of job ${o.ref.id} version ${o.version} failed: ${d.StatusDescription ?? ''}`,
+  ];
+  if (bad.length > 0) lines.push(`unhealthy allocations:\n${describeAllocations(bad)}`);
+  if (reverted !== undefined) lines.push(`auto_revert rolled the job back to version ${reverted}`);
+  else if (autoRevert) lines.push('auto_revert did not roll the job back (see the deployment status above)');
+  else lines.push('auto_revert is off: the failed version stays registered');
+  return new JobWaitError(o.ctx.redact(lines.join('\n')), 'deployment', reverted);
+}
+
+const BATCH = new Set(['batch', 'sysbatch']);
+
+/** Jobs without a deployment: the allocations of the new version must run (or complete, for batch). */
+async function followAllocations(
+  o: WaitOptions,
+  seen: Seen,
+  report: (e: ProgressEvent) => void,
+): Promise<void> {
+  const { client } = o.ctx;
+  const type = o.job.Type || 'service';
+  const batch = BATCH.has(type);
+  const perNode = type === 'system' || type === 'sysbatch';
+  const groups = o.job.TaskGroups ?? [];
+  const expected = groups.reduce((n, g) => n + (g.Count ?? 1), 0);
+  let outcome: 'done' | AllocationStub[] | undefined;
+  await until(
+    o,
+    (index, signal) =>
+      client.jobs.allocations(o.ref.id, { namespace: o.ref.namespace, index, wait: BLOCK, signal }),
+    async (all) => {
+      const mine = all.filter((a) => a.JobVersion === o.version && a.DesiredStatus === 'run');
+      seen.allocations = mine;
+      const ok = mine.filter((a) => a.ClientStatus === (batch ? 'complete' : 'running'));
+      const progress: NonNullable<ProgressEvent['groups']> = {};
+      for (const g of groups) {
+        const name = g.Name ?? '';
+        const inGroup = mine.filter((a) => a.TaskGroup === name);
+        progress[name] = {
+          desired: perNode ? inGroup.length : (g.Count ?? 1),
+          placed: inGroup.length,
+          healthy: ok.filter((a) => a.TaskGroup === name).length,
+          unhealthy: unhealthyAllocations(inGroup).length,
+          canaries: 0,
+        };
+      }
+      report({
+        message: `allocations of version ${o.version}: ${ok.length} ${batch ? 'complete' : 'running'} of ${perNode ? mine.length : expected}`,
+        groups: progress,
+      });
+      const final = mine.filter(
+        (a) =>
+          (a.ClientStatus === 'failed' || a.ClientStatus === 'lost') &&
+          !a.NextAllocation &&
+          !a.FollowupEvalID,
+      );
+      if (final.length > 0 && !(await replacementPending(o))) {
+        outcome = final;
+        return true;
+      }
+      const target = perNode ? mine.length : expected;
+      if (ok.length >= target && (!perNode || mine.every((a) => ok.includes(a)))) {
+        outcome = 'done';
+        return true;
+      }
+      return false;
+    },
+  );
+  if (Array.isArray(outcome)) {
+    throw new JobWaitError(
+      o.ctx.redact(
+        `allocations of job ${o.ref.id} version ${o.version} failed:\n${describeAllocations(outcome)}`,
+      ),
+      'allocations',
+    );
+  }
+}
+
+/** Whether the scheduler still has work queued for the job (a reschedule may follow a failure). */
+async function replacementPending(o: WaitOptions): Promise<boolean> {
+  const { value } = await o.ctx.client.jobs.evaluations(o.ref.id, {
+    namespace: o.ref.namespace,
+    signal: o.deadline.signal,
+  });
+  return value.some((e) => e.Status === 'pending');
+}
