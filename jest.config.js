@@ -4,8 +4,6 @@ module.exports = {
   roots: ['<rootDir>/test', '<rootDir>/examples'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  // Node16 resolution wants `.js` on dynamic imports; under jest they resolve to the .ts source.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,
   // Integration tests start real agents on free ports; two workers fit a 2-core machine.
   maxWorkers: process.env.CI ? 2 : '50%',
