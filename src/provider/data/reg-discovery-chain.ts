@@ -22,7 +22,10 @@ const meshGateway = z.object({
 });
 
 export const discoveryChainDataShape = {
-  service: attr(z.string().min(1, 'must not be empty'), { required: true, description: 'Service to compile.' }),
+  service: attr(z.string().min(1, 'must not be empty'), {
+    required: true,
+    description: 'Service to compile.',
+  }),
   namespace: attr(z.string(), { optional: true, description: 'Source namespace.' }),
   datacenter: attr(z.string(), {
     optional: true,
@@ -74,9 +77,14 @@ export function discoveryChainDataSource(rc: RegContext): DataSourceHandler {
     validate: (config: Config) => validateShape(discoveryChainDataShape, config),
     async read(config: Config): Promise<State> {
       const service = String(config['service']);
-      const namespace = typeof config['namespace'] === 'string' && config['namespace'] !== '' ? config['namespace'] : undefined;
+      const namespace =
+        typeof config['namespace'] === 'string' && config['namespace'] !== ''
+          ? config['namespace']
+          : undefined;
       const dc =
-        typeof config['datacenter'] === 'string' && config['datacenter'] !== '' ? config['datacenter'] : rc.datacenter;
+        typeof config['datacenter'] === 'string' && config['datacenter'] !== ''
+          ? config['datacenter']
+          : rc.datacenter;
       const chain = await guarded(`reading the discovery chain of "${service}"`, rc.redactor, async () => {
         const res = await rc.client.discoveryChain.read(service, {
           ...(namespace ? { namespace } : {}),

@@ -16,8 +16,14 @@ export const namespaceDataShape = {
   id: attr(z.string(), { computed: true, description: 'The namespace name.' }),
   description: attr(z.string(), { computed: true, description: 'Free-form description.' }),
   meta: attr(z.record(z.string(), z.string()), { computed: true, description: 'Arbitrary metadata.' }),
-  policy_defaults: attr(z.array(z.string()), { computed: true, description: 'Names of the default ACL policies.' }),
-  role_defaults: attr(z.array(z.string()), { computed: true, description: 'Names of the default ACL roles.' }),
+  policy_defaults: attr(z.array(z.string()), {
+    computed: true,
+    description: 'Names of the default ACL policies.',
+  }),
+  role_defaults: attr(z.array(z.string()), {
+    computed: true,
+    description: 'Names of the default ACL roles.',
+  }),
   deleted_at: attr(z.string(), {
     computed: true,
     description: 'When the namespace was marked for deletion; empty while it is in use.',
@@ -37,7 +43,9 @@ export function namespaceDataSource(rc: RegContext): DataSourceHandler {
           return (await rc.client.namespaces.read(name)).value;
         } catch (err) {
           if (err instanceof NotFoundError) {
-            throw new DiagnosticsError([{ severity: 'error', summary: `No namespace named "${name}"`, path: ['name'] }]);
+            throw new DiagnosticsError([
+              { severity: 'error', summary: `No namespace named "${name}"`, path: ['name'] },
+            ]);
           }
           throw err;
         }

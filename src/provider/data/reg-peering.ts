@@ -17,7 +17,10 @@ export const peeringDataShape = {
   state: attr(z.string(), { computed: true, description: 'INITIAL, ACTIVE, TERMINATED, ...' }),
   peer_id: attr(z.string(), { computed: true, description: "ID of the peering on the peer's side." }),
   peer_server_name: attr(z.string(), { computed: true, description: 'Server name of the peer.' }),
-  peer_server_addresses: attr(z.array(z.string()), { computed: true, description: 'Addresses of the peer servers.' }),
+  peer_server_addresses: attr(z.array(z.string()), {
+    computed: true,
+    description: 'Addresses of the peer servers.',
+  }),
   meta: attr(z.record(z.string(), z.string()), { computed: true, description: 'Metadata of the peering.' }),
   deleted_at: attr(z.string(), { computed: true, description: 'When the peering was marked for deletion.' }),
 };
@@ -30,9 +33,13 @@ export function peeringDataSource(rc: RegContext): DataSourceHandler {
     validate: (config: Config) => validateShape(peeringDataShape, config),
     async read(config: Config): Promise<State> {
       const name = String(config['peer_name']);
-      const p = await guarded(`reading peering "${name}"`, rc.redactor, () => readPeering(rc, name, config['partition']));
+      const p = await guarded(`reading peering "${name}"`, rc.redactor, () =>
+        readPeering(rc, name, config['partition']),
+      );
       if (!p) {
-        throw new DiagnosticsError([{ severity: 'error', summary: `No peering named "${name}"`, path: ['peer_name'] }]);
+        throw new DiagnosticsError([
+          { severity: 'error', summary: `No peering named "${name}"`, path: ['peer_name'] },
+        ]);
       }
       return {
         peer_name: p.Name,

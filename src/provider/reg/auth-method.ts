@@ -38,10 +38,11 @@ const namespaceRule = z.object({
 
 export const authMethodShape = {
   id: attr(z.string(), { computed: true, description: 'The auth method name.' }),
-  name: attr(
-    z.string().regex(AUTH_METHOD_NAME_RE, 'must be 1-128 letters, digits, dashes or underscores'),
-    { required: true, forceNew: true, description: 'Name of the auth method.' },
-  ),
+  name: attr(z.string().regex(AUTH_METHOD_NAME_RE, 'must be 1-128 letters, digits, dashes or underscores'), {
+    required: true,
+    forceNew: true,
+    description: 'Name of the auth method.',
+  }),
   type: attr(z.string().min(1, 'must not be empty'), {
     required: true,
     forceNew: true,
@@ -50,7 +51,9 @@ export const authMethodShape = {
   display_name: attr(z.string(), { optional: true, description: 'Name shown instead of the name.' }),
   description: attr(z.string(), { optional: true, description: 'Free-form description.' }),
   max_token_ttl: attr(
-    z.string().refine((s) => parseDurationMs(s) !== undefined, 'must be a duration such as "60s", "5m" or "1h30m"'),
+    z
+      .string()
+      .refine((s) => parseDurationMs(s) !== undefined, 'must be a duration such as "60s", "5m" or "1h30m"'),
     {
       optional: true,
       description: 'Longest life of tokens created by this method: 1m to 24h; required for oidc.',
@@ -100,7 +103,8 @@ function ruleList(v: unknown): Array<{ Selector?: string; BindNamespace: string 
 }
 
 function request(planned: State): AuthMethodCreateRequest {
-  const str = (k: string): string | undefined => (typeof planned[k] === 'string' ? (planned[k] as string) : undefined);
+  const str = (k: string): string | undefined =>
+    typeof planned[k] === 'string' ? (planned[k] as string) : undefined;
   const body: AuthMethodCreateRequest = {
     Name: String(planned['name']),
     Type: String(planned['type']),
@@ -224,7 +228,9 @@ export function authMethodResource(rc: RegContext): ResourceHandler {
 
     async read(state: State): Promise<State | null> {
       const name = String(state['name']);
-      const m = await guarded(`reading auth method "${name}"`, secretsOf(state), () => readMethod(name, nsOpt(state)));
+      const m = await guarded(`reading auth method "${name}"`, secretsOf(state), () =>
+        readMethod(name, nsOpt(state)),
+      );
       return m ? asState(m, state) : null;
     },
 

@@ -20,17 +20,25 @@ import { failure, guarded } from './redact';
 import { validateShape } from '../common/shape';
 import { waitBlocking } from './wait';
 
-export const NAMESPACE_DESCRIPTION = 'A namespace of the service registry, with default ACL policies and roles.';
+export const NAMESPACE_DESCRIPTION =
+  'A namespace of the service registry, with default ACL policies and roles.';
 
 const dnsLabel = z
   .string()
-  .regex(DNS_LABEL_RE, 'must be a valid DNS hostname label: 1-63 letters, digits or dashes, not starting or ending with a dash');
+  .regex(
+    DNS_LABEL_RE,
+    'must be a valid DNS hostname label: 1-63 letters, digits or dashes, not starting or ending with a dash',
+  );
 
 const refList = z.array(z.string().min(1, 'must not be empty'));
 
 export const namespaceShape = {
   id: attr(z.string(), { computed: true, description: 'The namespace name.' }),
-  name: attr(dnsLabel, { required: true, forceNew: true, description: 'Name of the namespace (a DNS label).' }),
+  name: attr(dnsLabel, {
+    required: true,
+    forceNew: true,
+    description: 'Name of the namespace (a DNS label).',
+  }),
   description: attr(z.string(), { optional: true, description: 'Free-form description.' }),
   meta: attr(z.record(z.string(), z.string()), { optional: true, description: 'Arbitrary metadata.' }),
   policy_defaults: attr(refList, {
@@ -128,7 +136,8 @@ export function namespaceResource(rc: RegContext): ResourceHandler {
 
     async plan({ prior, config }): Promise<PlannedChange> {
       let equal = {};
-      const differs = (k: string): boolean => prior !== null && config !== null && !sameValue(prior[k], config[k]);
+      const differs = (k: string): boolean =>
+        prior !== null && config !== null && !sameValue(prior[k], config[k]);
       if (differs('policy_defaults') || differs('role_defaults')) {
         // Names and IDs of what the namespace links already are one value; the registry knows both.
         const ns = await guarded(`reading namespace "${String(prior!['name'])}"`, redactor, () =>
@@ -175,7 +184,11 @@ export function namespaceResource(rc: RegContext): ResourceHandler {
       const ns = await guarded(`importing namespace "${id}"`, redactor, () => readLive(id));
       if (!ns) {
         throw new DiagnosticsError([
-          { severity: 'error', summary: `Cannot import namespace "${id}"`, detail: 'no such namespace (or it is being deleted)' },
+          {
+            severity: 'error',
+            summary: `Cannot import namespace "${id}"`,
+            detail: 'no such namespace (or it is being deleted)',
+          },
         ]);
       }
       return asState(ns, null);

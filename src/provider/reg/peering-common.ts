@@ -10,17 +10,28 @@ import { poll } from './wait';
 
 export const peerName = z
   .string()
-  .regex(DNS_LABEL_RE, 'must be a valid DNS hostname label: 1-63 letters, digits or dashes, not starting or ending with a dash');
+  .regex(
+    DNS_LABEL_RE,
+    'must be a valid DNS hostname label: 1-63 letters, digits or dashes, not starting or ending with a dash',
+  );
 
 export const partitionOpts = (partition: unknown): { partition?: string } =>
   typeof partition === 'string' && partition !== '' ? { partition } : {};
 
-export async function readPeering(rc: RegContext, name: string, partition: unknown, signal?: AbortSignal): Promise<Peering | null> {
-  return orNullOnMissing(rc.client.peering.read(name, { ...partitionOpts(partition), signal }).then((r) => r.value));
+export async function readPeering(
+  rc: RegContext,
+  name: string,
+  partition: unknown,
+  signal?: AbortSignal,
+): Promise<Peering | null> {
+  return orNullOnMissing(
+    rc.client.peering.read(name, { ...partitionOpts(partition), signal }).then((r) => r.value),
+  );
 }
 
 /** A terminated peering, or one marked for deletion, no longer connects anything: it counts as gone. */
-export const isLive = (p: Peering | null): p is Peering => p !== null && p.State !== 'TERMINATED' && !p.DeletedAt;
+export const isLive = (p: Peering | null): p is Peering =>
+  p !== null && p.State !== 'TERMINATED' && !p.DeletedAt;
 
 /**
  * Waits until a peering marked for deletion has left the registry, so its name can be used again. Peering reads

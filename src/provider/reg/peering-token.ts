@@ -44,7 +44,10 @@ export const peeringTokenShape = {
     sensitive: true,
     description: 'The token to give the peer. Not recorded when the resource was imported.',
   }),
-  timeouts: timeoutsAttribute(['create'], 'How long create may wait for an old peering of the same name to be removed.'),
+  timeouts: timeoutsAttribute(
+    ['create'],
+    'How long create may wait for an old peering of the same name to be removed.',
+  ),
 };
 
 function asState(p: Peering, like: State | null, token: unknown): State {
@@ -70,10 +73,15 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
     // The registry refuses a name whose old peering is still being removed.
     await waitPeeringGone(rc, `generating the peering token for "${name}"`, planned, ctx);
     const body: PeeringGenerateTokenRequest = { PeerName: name };
-    if (typeof planned['partition'] === 'string' && planned['partition'] !== '') body.Partition = planned['partition'];
-    const dc = typeof planned['datacenter'] === 'string' && planned['datacenter'] !== '' ? planned['datacenter'] : rc.datacenter;
+    if (typeof planned['partition'] === 'string' && planned['partition'] !== '')
+      body.Partition = planned['partition'];
+    const dc =
+      typeof planned['datacenter'] === 'string' && planned['datacenter'] !== ''
+        ? planned['datacenter']
+        : rc.datacenter;
     if (dc) body.Datacenter = dc;
-    if (planned['meta'] && typeof planned['meta'] === 'object') body.Meta = planned['meta'] as Record<string, string>;
+    if (planned['meta'] && typeof planned['meta'] === 'object')
+      body.Meta = planned['meta'] as Record<string, string>;
     const { PeeringToken } = await rc.client.peering.generateToken(body);
     rc.redactor.addPeeringToken(PeeringToken);
     const p = await readPeering(rc, name, planned['partition']);
@@ -97,7 +105,10 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
 
     validate: (config: Config) => validateShape(peeringTokenShape, config),
 
-    plan: ({ prior, config }) => Promise.resolve(planChange({ shape: peeringTokenShape, equal: { partition: samePartition } }, prior, config)),
+    plan: ({ prior, config }) =>
+      Promise.resolve(
+        planChange({ shape: peeringTokenShape, equal: { partition: samePartition } }, prior, config),
+      ),
 
     async apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
       const { action, prior, planned } = change;
@@ -119,21 +130,33 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
             return { ...prior!, timeouts: planned!['timeouts'] ?? null };
         }
       } catch (err) {
-        throw failure(`${action === 'delete' ? 'deleting' : 'generating'} the peering token for "${name}"`, err, secretsOf(prior, planned));
+        throw failure(
+          `${action === 'delete' ? 'deleting' : 'generating'} the peering token for "${name}"`,
+          err,
+          secretsOf(prior, planned),
+        );
       }
     },
 
     async read(state: State): Promise<State | null> {
       const name = String(state['peer_name']);
-      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () => readPeering(rc, name, state['partition']));
+      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () =>
+        readPeering(rc, name, state['partition']),
+      );
       return isLive(p) ? asState(p, state, state['peering_token']) : null;
     },
 
     async import(id: string): Promise<State> {
-      const p = await guarded(`importing peering token "${id}"`, rc.redactor, () => readPeering(rc, id, undefined));
+      const p = await guarded(`importing peering token "${id}"`, rc.redactor, () =>
+        readPeering(rc, id, undefined),
+      );
       if (!isLive(p)) {
         throw new DiagnosticsError([
-          { severity: 'error', summary: `Cannot import peering token "${id}"`, detail: 'no live peering of that name' },
+          {
+            severity: 'error',
+            summary: `Cannot import peering token "${id}"`,
+            detail: 'no live peering of that name',
+          },
         ]);
       }
       // The registry never shows a token again: the imported state holds none.

@@ -12,7 +12,14 @@ import { attr } from '../schema';
 import { DiagnosticsError, isUnknown } from '../values';
 import { isEmpty, keep, samePartition } from './compare';
 import type { RegContext } from './context';
-import { createTimeoutMs, isLive, partitionOpts, peerName, readPeering, waitPeeringGone } from './peering-common';
+import {
+  createTimeoutMs,
+  isLive,
+  partitionOpts,
+  peerName,
+  readPeering,
+  waitPeeringGone,
+} from './peering-common';
 import { planChange } from './plan';
 import { failure, guarded, type Redactor } from './redact';
 import { validateShape } from '../common/shape';
@@ -82,9 +89,11 @@ export function peeringResource(rc: RegContext): ResourceHandler {
     const operation = `establishing peering "${name}"`;
     await waitPeeringGone(rc, operation, planned, ctx);
     const body: PeeringEstablishRequest = { PeerName: name, PeeringToken: token };
-    if (typeof planned['partition'] === 'string' && planned['partition'] !== '') body.Partition = planned['partition'];
+    if (typeof planned['partition'] === 'string' && planned['partition'] !== '')
+      body.Partition = planned['partition'];
     if (rc.datacenter) body.Datacenter = rc.datacenter;
-    if (planned['meta'] && typeof planned['meta'] === 'object') body.Meta = planned['meta'] as Record<string, string>;
+    if (planned['meta'] && typeof planned['meta'] === 'object')
+      body.Meta = planned['meta'] as Record<string, string>;
     await rc.client.peering.establish(body);
     ctx?.onProgress?.({ message: `peering "${name}" established; waiting for it to become ACTIVE` });
     // Peering reads are not blocking queries (spec 4.3): a bounded backoff poll is the only way to wait.
@@ -99,7 +108,9 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       },
     );
     if (!active || active.State !== 'ACTIVE') {
-      throw new Error(`peering "${name}" ended ${active ? `in state ${active.State}` : 'deleted'} instead of becoming ACTIVE`);
+      throw new Error(
+        `peering "${name}" ended ${active ? `in state ${active.State}` : 'deleted'} instead of becoming ACTIVE`,
+      );
     }
     return asState(active, planned, token);
   };
@@ -128,7 +139,9 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       if (prior && isEmpty(prior['peering_token']) && typeof token === 'string' && !isUnknown(token)) {
         base = { ...prior, peering_token: token };
       }
-      return Promise.resolve(planChange({ shape: peeringShape, equal: { partition: samePartition } }, base, config));
+      return Promise.resolve(
+        planChange({ shape: peeringShape, equal: { partition: samePartition } }, base, config),
+      );
     },
 
     async apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
@@ -151,13 +164,19 @@ export function peeringResource(rc: RegContext): ResourceHandler {
             return { ...prior!, timeouts: planned!['timeouts'] ?? null };
         }
       } catch (err) {
-        throw failure(`${action === 'delete' ? 'deleting' : 'establishing'} peering "${name}"`, err, secretsOf(prior, planned));
+        throw failure(
+          `${action === 'delete' ? 'deleting' : 'establishing'} peering "${name}"`,
+          err,
+          secretsOf(prior, planned),
+        );
       }
     },
 
     async read(state: State): Promise<State | null> {
       const name = String(state['peer_name']);
-      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () => readPeering(rc, name, state['partition']));
+      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () =>
+        readPeering(rc, name, state['partition']),
+      );
       return isLive(p) ? asState(p, state, state['peering_token']) : null;
     },
 
@@ -165,7 +184,11 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       const p = await guarded(`importing peering "${id}"`, rc.redactor, () => readPeering(rc, id, undefined));
       if (!isLive(p)) {
         throw new DiagnosticsError([
-          { severity: 'error', summary: `Cannot import peering "${id}"`, detail: 'no live peering of that name' },
+          {
+            severity: 'error',
+            summary: `Cannot import peering "${id}"`,
+            detail: 'no live peering of that name',
+          },
         ]);
       }
       return asState(p, null, null);

@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { RegClient } from '../../api/reg/client';
 import { connectionShape, resolveConnection, validateConnection } from '../common/connection';
 import { hasErrors, knownString, validateShape } from '../common/shape';
-import { discoveryChainDataSource, discoveryChainDataShape, DISCOVERY_CHAIN_DATA_DESCRIPTION } from '../data/reg-discovery-chain';
+import {
+  discoveryChainDataSource,
+  discoveryChainDataShape,
+  DISCOVERY_CHAIN_DATA_DESCRIPTION,
+} from '../data/reg-discovery-chain';
 import { namespaceDataShape, namespaceDataSource, NAMESPACE_DATA_DESCRIPTION } from '../data/reg-namespace';
 import { peeringDataShape, peeringDataSource, PEERING_DATA_DESCRIPTION } from '../data/reg-peering';
 import type { Config, Provider, ProviderFactory } from '../resource';
@@ -23,7 +27,8 @@ import { Redactor } from './redact';
 const ownShape = {
   datacenter: attr(z.string().min(1).nullish(), {
     optional: true,
-    description: "Datacenter of the registry: default of peering requests and of a discovery chain's compile datacenter.",
+    description:
+      "Datacenter of the registry: default of peering requests and of a discovery chain's compile datacenter.",
   }),
 };
 
@@ -62,7 +67,12 @@ export function configureRegProvider(
     ...(datacenter ? { datacenter } : {}),
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
   };
-  const resources = [namespaceResource(rc), authMethodResource(rc), peeringTokenResource(rc), peeringResource(rc)];
+  const resources = [
+    namespaceResource(rc),
+    authMethodResource(rc),
+    peeringTokenResource(rc),
+    peeringResource(rc),
+  ];
   const dataSources = [namespaceDataSource(rc), peeringDataSource(rc), discoveryChainDataSource(rc)];
   return {
     name: 'reg',

@@ -39,7 +39,8 @@ export class Redactor {
     try {
       const decoded = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as unknown;
       if (isPlainObject(decoded)) {
-        for (const [k, v] of Object.entries(decoded)) if (/secret/i.test(k) && typeof v === 'string') this.add(v);
+        for (const [k, v] of Object.entries(decoded))
+          if (/secret/i.test(k) && typeof v === 'string') this.add(v);
       }
     } catch {
       // not base64 JSON: the token itself is masked, which is all there is to mask

@@ -28,7 +28,12 @@ export interface RegFixture {
   resource(type: string): ResourceHandler;
   data(type: string): DataSourceHandler;
   /** plan + apply; fails the test when the plan does not have the expected action. */
-  converge(type: string, prior: State | null, config: Config | null, expected?: PlannedChange['action']): Promise<State | null>;
+  converge(
+    type: string,
+    prior: State | null,
+    config: Config | null,
+    expected?: PlannedChange['action'],
+  ): Promise<State | null>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +52,12 @@ export async function startRegFixture(
     ...agentOpts,
   });
   const token = agentOpts.bootstrapToken;
-  const client = new RegClient({ address: agent.registryUrl!, env: {}, retries: { max: 0 }, ...(token ? { token } : {}) });
+  const client = new RegClient({
+    address: agent.registryUrl!,
+    env: {},
+    retries: { max: 0 },
+    ...(token ? { token } : {}),
+  });
   const provider = configureRegProvider(
     { address: agent.registryUrl, retries: 0, ...(token ? { token } : {}), ...providerConfig },
     env ?? {},
@@ -75,7 +85,9 @@ export async function startRegFixture(
       if (config) expectValid(h.validate(config));
       const change = await h.plan({ prior, config });
       if (expected && change.action !== expected) {
-        throw new Error(`expected a ${expected} plan, got ${change.action}: ${JSON.stringify(change.replacePaths ?? [])}`);
+        throw new Error(
+          `expected a ${expected} plan, got ${change.action}: ${JSON.stringify(change.replacePaths ?? [])}`,
+        );
       }
       // Saved plans travel as JSON; applying the round-tripped plan proves nothing depends on object identity.
       const saved = JSON.parse(JSON.stringify(change)) as PlannedChange;
@@ -91,7 +103,8 @@ export async function startRegFixture(
 
 export function expectValid(diags: Diagnostic[]): void {
   const errors = diags.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`unexpected diagnostics:\n${errors.map(formatDiagnostic).join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(`unexpected diagnostics:\n${errors.map(formatDiagnostic).join('\n')}`);
 }
 
 /** The error a promise rejects with, as text (message plus every diagnostic), for secret checks. */
@@ -99,7 +112,8 @@ export async function failureText(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof DiagnosticsError) return [err.message, ...err.diagnostics.map((d) => JSON.stringify(d))].join('\n');
+    if (err instanceof DiagnosticsError)
+      return [err.message, ...err.diagnostics.map((d) => JSON.stringify(d))].join('\n');
     return err instanceof Error ? `${err.name}: ${err.message}\n${String(err.stack)}` : String(err);
   }
   throw new Error('expected a failure');
@@ -107,7 +121,8 @@ export async function failureText(p: Promise<unknown>): Promise<string> {
 
 /** Asserts that none of `secrets` appears in any of `texts`. */
 export function expectNoSecret(texts: readonly string[], secrets: readonly string[]): void {
-  for (const t of texts) for (const s of secrets) expect(t.includes(s) ? `secret found in: ${t}` : 'clean').toBe('clean');
+  for (const t of texts)
+    for (const s of secrets) expect(t.includes(s) ? `secret found in: ${t}` : 'clean').toBe('clean');
 }
 
 /** The Diagnostics of a validate call, as [path, detail] pairs for compact assertions. */

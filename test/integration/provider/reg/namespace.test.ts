@@ -10,8 +10,11 @@ describe('reg_namespace against the dev agent', () => {
   // 0.1: background deletion takes 200 ms, long enough to observe a namespace that is being deleted.
   beforeAll(async () => {
     f = await startRegFixture({ timeScale: 0.1 });
-    p1 = (await f.client.acl.policies.create({ Name: 'p-one', Rules: 'service_prefix "" { policy = "read" }' })).ID;
-    p2 = (await f.client.acl.policies.create({ Name: 'p-two', Rules: 'node_prefix "" { policy = "read" }' })).ID;
+    p1 = (
+      await f.client.acl.policies.create({ Name: 'p-one', Rules: 'service_prefix "" { policy = "read" }' })
+    ).ID;
+    p2 = (await f.client.acl.policies.create({ Name: 'p-two', Rules: 'node_prefix "" { policy = "read" }' }))
+      .ID;
     r1 = (await f.client.acl.roles.create({ Name: 'r-one', Policies: [{ ID: p1 }] })).ID;
   });
   afterAll(() => f.stop());
@@ -46,16 +49,28 @@ describe('reg_namespace against the dev agent', () => {
     const swapped = { ...config, policy_defaults: [p1, 'p-two'] };
     expect((await ns().plan({ prior: refreshed, config: swapped })).action).toBe('noop');
 
-    const updatedConfig = { ...config, description: 'Team A (renamed)', meta: { owner: 'a', tier: '1' }, role_defaults: null };
+    const updatedConfig = {
+      ...config,
+      description: 'Team A (renamed)',
+      meta: { owner: 'a', tier: '1' },
+      role_defaults: null,
+    };
     const updated = await f.converge('reg_namespace', refreshed, updatedConfig, 'update');
-    expect(updated).toMatchObject({ description: 'Team A (renamed)', meta: { owner: 'a', tier: '1' }, role_defaults: null });
+    expect(updated).toMatchObject({
+      description: 'Team A (renamed)',
+      meta: { owner: 'a', tier: '1' },
+      role_defaults: null,
+    });
     const after = await read('team-a');
     expect(after.Meta).toEqual({ owner: 'a', tier: '1' });
     expect(after.ACLs?.RoleDefaults ?? []).toEqual([]);
     expect(after.CreateIndex).toBe(server.CreateIndex);
 
     // Out of band: description changed and a policy dropped.
-    await f.client.namespaces.update('team-a', { Description: 'edited by hand', ACLs: { PolicyDefaults: [{ ID: p2 }] } });
+    await f.client.namespaces.update('team-a', {
+      Description: 'edited by hand',
+      ACLs: { PolicyDefaults: [{ ID: p2 }] },
+    });
     const drifted = await ns().read(updated!);
     expect(drifted).toMatchObject({ description: 'edited by hand', policy_defaults: [p2], meta: null });
     const repair = await ns().plan({ prior: drifted, config: updatedConfig });
@@ -74,7 +89,12 @@ describe('reg_namespace against the dev agent', () => {
     const plan = await ns().plan({ prior: first, config: { name: 'new-name', description: 'x' } });
     expect(plan.action).toBe('replace');
     expect(plan.replacePaths).toEqual([['name']]);
-    const second = await f.converge('reg_namespace', first, { name: 'new-name', description: 'x' }, 'replace');
+    const second = await f.converge(
+      'reg_namespace',
+      first,
+      { name: 'new-name', description: 'x' },
+      'replace',
+    );
     expect(second).toMatchObject({ id: 'new-name', name: 'new-name' });
     await expect(f.client.namespaces.read('old-name')).rejects.toBeInstanceOf(NotFoundError);
     expect((await read('new-name')).Description).toBe('x');
@@ -125,17 +145,27 @@ describe('reg_namespace against the dev agent', () => {
       role_defaults: ['r-one'],
       timeouts: null,
     });
-    const config = { name: 'imported', description: 'made elsewhere', meta: { k: 'v' }, policy_defaults: [p1], role_defaults: [r1] };
+    const config = {
+      name: 'imported',
+      description: 'made elsewhere',
+      meta: { k: 'v' },
+      policy_defaults: [p1],
+      role_defaults: [r1],
+    };
     expect((await ns().plan({ prior: state, config })).action).toBe('noop');
     // A real difference is still a difference.
-    expect((await ns().plan({ prior: state, config: { ...config, policy_defaults: [p2] } })).action).toBe('update');
+    expect((await ns().plan({ prior: state, config: { ...config, policy_defaults: [p2] } })).action).toBe(
+      'update',
+    );
 
     await expect(ns().import('no-such-ns')).rejects.toThrow(/Cannot import namespace "no-such-ns"/);
     await expect(ns().import('Not_A_Label')).rejects.toBeInstanceOf(DiagnosticsError);
   });
 
   test('a default policy that does not exist fails the apply with the registry message', async () => {
-    const err = await f.converge('reg_namespace', null, { name: 'bad-links', policy_defaults: ['nope'] }).catch((e: unknown) => e);
+    const err = await f
+      .converge('reg_namespace', null, { name: 'bad-links', policy_defaults: ['nope'] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DiagnosticsError);
     expect((err as Error).message).toMatch(/Error applying namespace "bad-links".*no policy named "nope"/s);
     await expect(f.client.namespaces.read('bad-links')).rejects.toBeInstanceOf(NotFoundError);
@@ -159,7 +189,12 @@ describe('reg_namespace against the dev agent', () => {
   });
 
   test('a delete timeout that runs out is reported as a timeout', async () => {
-    const state = await f.converge('reg_namespace', null, { name: 'slow-delete', timeouts: { delete: '1ms' } }, 'create');
+    const state = await f.converge(
+      'reg_namespace',
+      null,
+      { name: 'slow-delete', timeouts: { delete: '1ms' } },
+      'create',
+    );
     const err = await ns()
       .apply({ action: 'delete', prior: state, planned: null, diagnostics: [] })
       .catch((e: unknown) => e);
