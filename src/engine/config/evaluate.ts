@@ -1,0 +1,133 @@
+/**
+ * Evaluating the blocks of a stack: a resource instance's attributes (what a handler's plan()
+ * receives as config), a provider's configuration, outputs, conditions and replace triggers. Errors
+ * come back as ConfigError located at `address (construct path), attribute a.b[0]`.
+ */
+import type { Config } from '../../provider/resource';
+import type { AttrPath } from '../../provider/values';
+import type { Expr } from '../expressions/ast';
+import { evaluate, type EvalScope } from '../expressions/evaluate';
+import { setProp } from '../expressions/types';
+import { isUnknown, toBool, toStr } from '../expressions/values';
+import { instanceAddress } from './address';
+import { ConfigError, diagnostic, located, type ConfigDiagnostic, type DiagnosticContext } from './errors';
+import { sourceOf } from './json-expr';
+import { instanceScope, type InstanceContext } from './scope';
+import type { Condition, OutputConfig, ProviderConfig, ResourceConfig } from './types';
+
+/**
+ * Evaluates an expression that came from JSON, descending into JSON objects and arrays so that an
+ * error names the exact attribute path (`meta.owner`, `rule[1].name`).
+ */
+export function evaluateAt(e: Expr, scope: EvalScope, ctx: DiagnosticContext): unknown {
+  const path = ctx.path ?? [];
+  if (sourceOf(e) === undefined) {
+    if (e.type === 'tuple') return e.items.map((x, i) => evaluateAt(x, scope, { ...ctx, path: [...path, i] }));
+    if (e.type === 'object' && !e.dynamic && e.items.every((it) => it.key.type === 'literal')) {
+      const out: Record<string, unknown> = {};
+      for (const it of e.items) {
+        const k = String((it.key as Expr & { type: 'literal' }).value);
+        setProp(out, k, evaluateAt(it.value, scope, { ...ctx, path: [...path, k] }));
+      }
+      return out;
+    }
+  }
+  return located(ctx, () => evaluate(e, scope), sourceOf(e));
+}
+
+function resourceCtx(r: ResourceConfig, instance?: InstanceContext): DiagnosticContext {
+  return {
+    address: instance ? instanceAddress(r, instance.key) : r.address,
+    ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}),
+  };
+}
+
+/**
+ * The configuration of one resource instance, as handed to a handler: attribute name -> value, with
+ * UNKNOWN where a value depends on something not known until apply. Nested blocks appear as arrays
+ * of objects (dynamic blocks expanded); unset attributes are simply absent.
+ */
+export function evaluateResourceConfig(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): Config {
+  const v = evaluateAt(r.body, instanceScope(scope, instance), resourceCtx(r, instance));
+  if (isUnknown(v)) {
+    throw new ConfigError([diagnostic(resourceCtx(r, instance), 'Invalid resource configuration', 'an attribute name depends on a value not known until apply')]);
+  }
+  return v as Config;
+}
+
+/** A provider block's configuration (address, token, ...). UNKNOWN values are possible; callers decide. */
+export function evaluateProviderConfig(p: ProviderConfig, scope: EvalScope): Config {
+  const v = evaluateAt(p.body, instanceScope(scope, undefined), { address: `provider.${p.address}` });
+  return v as Config;
+}
+
+export function evaluateOutput(o: OutputConfig, scope: EvalScope): unknown {
+  return evaluateAt(o.value, scope, {
+    address: `output.${o.name}`,
+    path: ['value'],
+    ...(o.construct.path !== undefined ? { constructPath: o.construct.path } : {}),
+  });
+}
+
+export interface ConditionResult {
+  /** Conditions that evaluated to false, with their error messages. */
+  failures: ConfigDiagnostic[];
+  /** Number of conditions whose value is not known yet (checked again at apply). */
+  unknown: number;
+}
+
+/**
+ * Evaluates precondition / postcondition / validation blocks. Failed ones become diagnostics whose
+ * summary is the rendered error_message; unknown ones are counted, not failed.
+ */
+export function checkConditions(conditions: Condition[], scope: EvalScope, ctx: DiagnosticContext, kind: string): ConditionResult {
+  const result: ConditionResult = { failures: [], unknown: 0 };
+  conditions.forEach((c, i) => {
+    const at: DiagnosticContext = { ...ctx, path: [...(ctx.path ?? []), kind, i] };
+    const v = located({ ...at, path: [...(at.path ?? []), 'condition'] }, () => evaluate(c.condition, scope), sourceOf(c.condition));
+    if (isUnknown(v)) {
+      result.unknown++;
+      return;
+    }
+    let ok: boolean;
+    try {
+      ok = toBool(v);
+    } catch {
+      throw new ConfigError([diagnostic({ ...at, path: [...(at.path ?? []), 'condition'] }, 'Invalid condition result', 'the condition must be true or false')]);
+    }
+    if (ok) return;
+    const msg = located({ ...at, path: [...(at.path ?? []), 'error_message'] }, () => evaluate(c.errorMessage, scope), sourceOf(c.errorMessage));
+    const text = isUnknown(msg) ? 'condition failed (the error message is not known yet)' : toStr(msg);
+    result.failures.push(diagnostic(ctx, text, `${kind === 'validation' ? 'validation rule' : kind} ${i} failed`));
+  });
+  return result;
+}
+
+/** Preconditions of a resource instance (checked at plan, before calling the handler). */
+export function checkPreconditions(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): ConditionResult {
+  return checkConditions(r.lifecycle.preconditions, instanceScope(scope, instance), resourceCtx(r, instance), 'precondition');
+}
+
+/** Postconditions of a resource instance, with `self` bound to its new state. */
+export function checkPostconditions(r: ResourceConfig, scope: EvalScope, self: unknown, instance?: InstanceContext): ConditionResult {
+  return checkConditions(r.lifecycle.postconditions, instanceScope(scope, instance, self), resourceCtx(r, instance), 'postcondition');
+}
+
+/**
+ * Values of `replace_triggered_by` entries for one instance. The plan code compares them with the
+ * values recorded at the last apply; a change (or UNKNOWN: the referenced resource is being replaced
+ * or updated) forces replacement.
+ */
+export function evaluateReplaceTriggers(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): unknown[] {
+  const s = instanceScope(scope, instance);
+  return r.lifecycle.replaceTriggeredBy.map((e, i) =>
+    evaluateAt(e, s, { ...resourceCtx(r, instance), path: ['lifecycle', 'replace_triggered_by', i] }),
+  );
+}
+
+/** True when a path is covered by `ignore_changes` (an ignored attribute ignores everything below it). */
+export function isIgnoredChange(r: ResourceConfig, path: AttrPath): boolean {
+  const ic = r.lifecycle.ignoreChanges;
+  if (ic === 'all') return true;
+  return ic.some((p) => p.length <= path.length && p.every((x, i) => x === path[i]));
+}

@@ -1,0 +1,93 @@
+/**
+ * Finding and reading synthesized stacks: `cdktf.out/manifest.json` lists them, each stack's
+ * `cdk.tf.json` sits under `stacks/<name>/`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, diagnostic } from './errors';
+import { parseStackConfig, type ParseOptions } from './parse';
+import type { StackConfig } from './types';
+
+export const ManifestSchema = z.looseObject({
+  version: z.string().optional(),
+  stacks: z.record(
+    z.string(),
+    z.looseObject({
+      name: z.string(),
+      constructPath: z.string().optional(),
+      synthesizedStackPath: z.string(),
+      workingDirectory: z.string().optional(),
+      dependencies: z.array(z.string()).optional(),
+    }),
+  ),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+export interface SynthesizedStack {
+  name: string;
+  constructPath?: string;
+  /** Absolute path of the stack's cdk.tf.json. */
+  file: string;
+  /** Absolute working directory of the stack (where cdktf keeps its state by default). */
+  workingDirectory: string;
+  /** Names of stacks this one depends on (cross-stack references). */
+  dependencies: string[];
+}
+
+/** Stacks listed in `<outdir>/manifest.json`, in manifest order. */
+export async function listSynthesizedStacks(outdir: string): Promise<SynthesizedStack[]> {
+  const file = path.join(outdir, 'manifest.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError([diagnostic({ address: file }, 'No synthesized stacks found', `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run "cdktf synth" first`)]);
+  }
+  const parsed = ManifestSchema.safeParse(safeJson(text, file));
+  if (!parsed.success) {
+    throw new ConfigError([diagnostic({ address: file }, 'Invalid manifest', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))]);
+  }
+  return Object.values(parsed.data.stacks).map((s) => ({
+    name: s.name,
+    ...(s.constructPath !== undefined ? { constructPath: s.constructPath } : {}),
+    file: path.resolve(outdir, s.synthesizedStackPath),
+    workingDirectory: path.resolve(outdir, s.workingDirectory ?? path.dirname(s.synthesizedStackPath)),
+    dependencies: s.dependencies ?? [],
+  }));
+}
+
+function safeJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ConfigError([diagnostic({ address: file }, 'Invalid JSON', (e as Error).message)]);
+  }
+}
+
+/**
+ * Reads and parses one stack's configuration: a path to a cdk.tf.json, or a stack directory that
+ * contains one. Throws ConfigError for unreadable files, bad JSON and configuration errors.
+ */
+export async function loadStackConfig(fileOrDir: string, opts: Omit<ParseOptions, 'file'> = {}): Promise<StackConfig> {
+  const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError([diagnostic({ address: file }, 'Cannot read configuration', (e as NodeJS.ErrnoException).code ?? (e as Error).message)]);
+  }
+  return parseStackConfig(safeJson(text, file), { ...opts, file });
+}
+
+/**
+ * The state file a local backend asks for (`terraform.backend.local.path`). cdktf writes an absolute
+ * path by default; a relative one resolves against the stack's working directory, where Terraform
+ * itself would run. Undefined when the stack has no local backend.
+ */
+export function localStatePath(config: StackConfig, stackWorkingDirectory: string): string | undefined {
+  const b = config.backend;
+  if (!b || b.type !== 'local') return undefined;
+  const p = typeof b.config['path'] === 'string' ? b.config['path'] : 'terraform.tfstate';
+  return path.resolve(stackWorkingDirectory, p);
+}

@@ -1,0 +1,534 @@
+/**
+ * Evaluates expression trees against a caller-supplied scope. Values not known until apply are the
+ * provider's UNKNOWN marker; the rules follow Terraform's: an operation, function call or template
+ * whose input is unknown is itself unknown, while collections keep unknown elements in place (so a
+ * handler sees exactly which attributes are unknown).
+ */
+import { FunctionError, lookupFunction } from '../functions';
+import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
+import { ExpressionError } from './errors';
+import { referenceOf, type Reference } from './references';
+import { setProp } from './types';
+import {
+  containsUnknown,
+  isObjectValue,
+  isUnknown,
+  sortedEntries,
+  toBool,
+  toNum,
+  toStr,
+  typeName,
+  UNKNOWN,
+  valuesEqual,
+} from './values';
+
+/**
+ * What the evaluator asks its caller for. The plan and apply code implement it on top of the
+ * configuration, the state and the planned values.
+ */
+export interface EvalScope {
+  /**
+   * The value of a managed resource or data source *as a whole*: an object for a single instance,
+   * an array of instance objects (by index) when it has `count`, an object of instance objects (by
+   * key) when it has `for_each`. Attributes not known yet are UNKNOWN, and so is the whole value
+   * when nothing about it is known. The evaluator applies the instance key and attribute path itself
+   * (`ref.key` / `ref.path` are informational). Return `undefined` when no such resource is declared.
+   */
+  resolveReference(ref: Reference & { kind: 'resource' }): unknown;
+  /** An input variable's value (already defaulted and converted); `undefined` when not declared. */
+  variable(name: string): unknown;
+  /** A local value; `undefined` when not declared. */
+  local(name: string): unknown;
+  /** Set while evaluating an instance of a resource with `count`. */
+  count?: { index: number };
+  /** Set while evaluating an instance of a resource with `for_each`. */
+  each?: { key: string; value: unknown };
+  /** The current object, where Terraform allows `self` (postconditions, provisioners). */
+  self?: unknown;
+  /** `path.module`, `path.root`, `path.cwd`. */
+  path?: { module: string; root: string; cwd: string };
+  /** `terraform.workspace` (default "default"). */
+  workspace?: string;
+}
+
+/** Evaluates one expression. Throws ExpressionError (with the failing span) on errors. */
+export function evaluate(expr: Expr, scope: EvalScope): unknown {
+  return new Evaluator(scope).eval(expr, undefined);
+}
+
+/** Names bound by `for` expressions, template `for` directives and dynamic block iterators. */
+interface Frame {
+  vars: ReadonlyMap<string, unknown>;
+  parent: Frame | undefined;
+}
+
+function lookupFrame(f: Frame | undefined, name: string): { found: boolean; value?: unknown } {
+  for (let cur = f; cur; cur = cur.parent) if (cur.vars.has(name)) return { found: true, value: cur.vars.get(name) };
+  return { found: false };
+}
+
+function bind(parent: Frame | undefined, vars: [string, unknown][]): Frame {
+  return { vars: new Map(vars), parent };
+}
+
+function err(summary: string, detail: string, span?: Span): ExpressionError {
+  return new ExpressionError(summary, detail, span);
+}
+
+/** Iteration pairs of a collection: index/element for arrays, key/value (sorted by key) for objects. */
+function iterate(v: unknown, span: Span, what: string): [string | number, unknown][] {
+  if (Array.isArray(v)) return v.map((x, i) => [i, x]);
+  if (isObjectValue(v)) return sortedEntries(v);
+  if (v === null) throw err('Iteration over null value', `A null value cannot be used as the collection in ${what}.`, span);
+  throw err('Iteration over non-iterable value', `A value of type ${typeName(v)} cannot be used as the collection in ${what}.`, span);
+}
+
+class Evaluator {
+  constructor(private readonly scope: EvalScope) {}
+
+  eval(e: Expr, f: Frame | undefined): unknown {
+    switch (e.type) {
+      case 'literal':
+        return e.value;
+      case 'template':
+        return this.template(e.parts, f);
+      case 'scope':
+        return this.scopeTraversal(e, f);
+      case 'relative':
+        return this.steps(this.eval(e.source, f), e.steps, f);
+      case 'splat': {
+        const src = this.eval(e.source, f);
+        if (isUnknown(src)) return UNKNOWN;
+        if (src === null) return [];
+        const items = Array.isArray(src) ? src : [src];
+        return items.map((x) => this.steps(x, e.steps, f));
+      }
+      case 'call':
+        return this.call(e, f);
+      case 'tuple':
+        return e.items.map((x) => this.eval(x, f));
+      case 'object':
+        return this.object(e.items, e.dynamic, f);
+      case 'unary': {
+        const v = this.eval(e.operand, f);
+        if (isUnknown(v)) return UNKNOWN;
+        return e.op === '-'
+          ? -this.wrap(() => toNum(v, 'operand'), e.operand.span, 'Invalid operand', 'Unsuitable value for unary operand')
+          : !this.wrap(() => toBool(v, 'operand'), e.operand.span, 'Invalid operand', 'Unsuitable value for unary operand');
+      }
+      case 'binary':
+        return this.binary(e.op, e.left, e.right, e.span, f);
+      case 'conditional': {
+        const c = this.eval(e.cond, f);
+        if (isUnknown(c)) return UNKNOWN;
+        if (c === null) throw err('Invalid conditional', 'The condition value is null. Conditions must either be true or false.', e.cond.span);
+        const b = this.wrap(() => toBool(c), e.cond.span, 'Incorrect condition type', 'The condition expression must be of type bool');
+        // Only the chosen branch is evaluated, so `var.x != null ? var.x.y : ""` works on null.
+        return this.eval(b ? e.then : e.else, f);
+      }
+      case 'for':
+        return this.forExpr(e, f);
+      case 'paren':
+        return this.eval(e.expr, f);
+    }
+  }
+
+  /** Runs a conversion, re-labelling its ExpressionError with this summary and span. */
+  private wrap<T>(fn: () => T, span: Span, summary: string, prefix: string): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof ExpressionError) throw err(summary, `${prefix}: ${e.detail ?? e.summary}.`, span);
+      throw e;
+    }
+  }
+
+  private template(parts: TemplatePart[], f: Frame | undefined): unknown {
+    let out = '';
+    let unknown = false;
+    for (const p of parts) {
+      switch (p.kind) {
+        case 'literal':
+          out += p.text;
+          break;
+        case 'interp': {
+          const v = this.eval(p.expr, f);
+          if (isUnknown(v)) unknown = true;
+          else out += this.interpolated(v, p.expr.span);
+          break;
+        }
+        case 'if': {
+          const c = this.eval(p.cond, f);
+          if (isUnknown(c)) {
+            unknown = true;
+            break;
+          }
+          const b = this.wrap(() => toBool(c), p.cond.span, 'Invalid template directive', 'The if condition must be a bool');
+          const v = this.template(b ? p.then : p.else, f);
+          if (isUnknown(v)) unknown = true;
+          else out += v as string;
+          break;
+        }
+        case 'for': {
+          const coll = this.eval(p.coll, f);
+          if (isUnknown(coll)) {
+            unknown = true;
+            break;
+          }
+          for (const [k, v] of iterate(coll, p.span, 'a template for directive')) {
+            const vars: [string, unknown][] = [[p.valVar, v]];
+            if (p.keyVar) vars.push([p.keyVar, k]);
+            const r = this.template(p.body, bind(f, vars));
+            if (isUnknown(r)) unknown = true;
+            else out += r as string;
+          }
+          break;
+        }
+      }
+    }
+    return unknown ? UNKNOWN : out;
+  }
+
+  private interpolated(v: unknown, span: Span): string {
+    if (v === null || v === undefined) {
+      throw err('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', span);
+    }
+    if (typeof v === 'object') {
+      throw err(
+        'Invalid template interpolation value',
+        `Cannot include the given value in a string template: string required, but have ${typeName(v)}.`,
+        span,
+      );
+    }
+    return toStr(v);
+  }
+
+  private scopeTraversal(e: Expr & { type: 'scope' }, f: Frame | undefined): unknown {
+    const bound = lookupFrame(f, e.name);
+    if (bound.found) return this.steps(bound.value, e.steps, f);
+    const ref = referenceOf(e);
+    const s = this.scope;
+    const attrName = (i: number, what: string): string => {
+      const st = e.steps[i];
+      if (st?.kind !== 'attr') {
+        throw err('Invalid reference', `The "${e.name}" object cannot be accessed directly. Instead, access ${what}.`, e.span);
+      }
+      return st.name;
+    };
+    switch (ref.kind) {
+      case 'var': {
+        const name = attrName(0, 'one of its attributes');
+        const v = s.variable(name);
+        if (v === undefined) throw err('Reference to undeclared input variable', `An input variable with the name "${name}" has not been declared.`, e.span);
+        return this.steps(v, e.steps.slice(1), f);
+      }
+      case 'local': {
+        const name = attrName(0, 'one of its attributes');
+        const v = s.local(name);
+        if (v === undefined) throw err('Reference to undeclared local value', `A local value with the name "${name}" has not been declared.`, e.span);
+        return this.steps(v, e.steps.slice(1), f);
+      }
+      case 'count': {
+        if (!s.count) {
+          throw err(
+            'Reference to "count" in non-counted context',
+            'The "count" object can only be used in "resource" and "data" blocks, and only when the "count" argument is set.',
+            e.span,
+          );
+        }
+        const a = attrName(0, '"count.index"');
+        if (a !== 'index') throw err('Invalid "count" attribute', `The "count" object does not have an attribute named "${a}". The only supported attribute is count.index.`, e.span);
+        return this.steps(s.count.index, e.steps.slice(1), f);
+      }
+      case 'each': {
+        if (!s.each) {
+          throw err(
+            'Reference to "each" in context without for_each',
+            'The "each" object can be used only in "resource" and "data" blocks, and only when the "for_each" argument is set.',
+            e.span,
+          );
+        }
+        const a = attrName(0, '"each.key" or "each.value"');
+        if (a !== 'key' && a !== 'value') throw err('Invalid "each" attribute', `The "each" object does not have an attribute named "${a}". The supported attributes are each.key and each.value.`, e.span);
+        return this.steps(a === 'key' ? s.each.key : s.each.value, e.steps.slice(1), f);
+      }
+      case 'self':
+        if (s.self === undefined) throw err('Invalid "self" reference', 'The "self" object is not available in this context.', e.span);
+        return this.steps(s.self, e.steps, f);
+      case 'path': {
+        const a = attrName(0, 'path.module, path.root or path.cwd');
+        const p = s.path ?? { module: '.', root: '.', cwd: process.cwd() };
+        if (a !== 'module' && a !== 'root' && a !== 'cwd') throw err('Invalid "path" attribute', `The "path" object does not have an attribute named "${a}".`, e.span);
+        return this.steps(p[a], e.steps.slice(1), f);
+      }
+      case 'terraform': {
+        const a = attrName(0, 'terraform.workspace');
+        if (a !== 'workspace') throw err('Invalid "terraform" attribute', `The "terraform" object does not have an attribute named "${a}".`, e.span);
+        return this.steps(s.workspace ?? 'default', e.steps.slice(1), f);
+      }
+      case 'module':
+        throw err('Unsupported reference', 'Module calls are not supported by this engine.', e.span);
+      case 'resource': {
+        if (ref.mode === 'data') {
+          attrName(0, 'a data source type');
+          attrName(1, 'a data source name');
+        } else {
+          attrName(0, 'a resource name (a reference to a resource type must be followed by at least one attribute access)');
+        }
+        const v = s.resolveReference(ref);
+        if (v === undefined) {
+          const what = ref.mode === 'data' ? 'data resource' : 'managed resource';
+          throw err('Reference to undeclared resource', `A ${what} "${ref.type}" "${ref.name}" has not been declared.`, e.span);
+        }
+        return this.steps(v, e.steps.slice(ref.mode === 'data' ? 2 : 1), f);
+      }
+    }
+  }
+
+  steps(value: unknown, steps: Step[], f: Frame | undefined): unknown {
+    let cur = value;
+    for (const st of steps) {
+      if (isUnknown(cur)) return UNKNOWN;
+      if (st.kind === 'attr') {
+        if (isObjectValue(cur)) {
+          if (!Object.prototype.hasOwnProperty.call(cur, st.name)) {
+            throw err('Unsupported attribute', `This object does not have an attribute named "${st.name}".`, st.span);
+          }
+          cur = cur[st.name];
+        } else if (cur === null || cur === undefined) {
+          throw err('Attempt to get attribute from null value', `This value is null, so it does not have any attributes (looking for "${st.name}").`, st.span);
+        } else if (Array.isArray(cur)) {
+          throw err(
+            'Unsupported attribute',
+            `Can't access attribute "${st.name}" on a list. Did you mean an element of it ([0].${st.name}) or all of them ([*].${st.name})?`,
+            st.span,
+          );
+        } else {
+          throw err('Unsupported attribute', `Can't access attribute "${st.name}" on a ${typeName(cur)} value.`, st.span);
+        }
+        continue;
+      }
+      const key = this.eval(st.key, f);
+      if (isUnknown(key)) return UNKNOWN;
+      cur = this.index(cur, key, st.span);
+    }
+    return cur === undefined ? null : cur;
+  }
+
+  private index(coll: unknown, key: unknown, span: Span): unknown {
+    if (coll === null || coll === undefined) throw err('Attempt to index null value', 'This value is null, so it does not have any indices.', span);
+    if (key === null) throw err('Invalid index', 'Can\'t use a null value as an indexing key.', span);
+    if (Array.isArray(coll)) {
+      const n = this.wrap(() => toNum(key), span, 'Invalid index', 'The given key does not identify an element in this collection value');
+      if (!Number.isInteger(n) || n < 0 || n >= coll.length) {
+        throw err(
+          'Invalid index',
+          `The given key does not identify an element in this collection value: ${n} is ${Number.isInteger(n) && n >= 0 ? `out of range (length ${coll.length})` : 'not a valid index'}.`,
+          span,
+        );
+      }
+      return coll[n];
+    }
+    if (isObjectValue(coll)) {
+      const k = this.wrap(() => toStr(key), span, 'Invalid index', 'The given key does not identify an element in this collection value');
+      if (!Object.prototype.hasOwnProperty.call(coll, k)) {
+        throw err('Invalid index', `The given key does not identify an element in this collection value: no element "${k}".`, span);
+      }
+      return coll[k];
+    }
+    throw err('Invalid index', `This value does not have any indices (it is a ${typeName(coll)}).`, span);
+  }
+
+  private call(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
+    if (e.name === 'try') return this.tryCall(e, f);
+    if (e.name === 'can') {
+      if (e.args.length !== 1) throw err('Invalid function call', `Function "can" expects exactly 1 argument, got ${e.args.length}.`, e.span);
+      try {
+        return containsUnknown(this.eval(e.args[0]!, f)) ? UNKNOWN : true;
+      } catch (x) {
+        if (x instanceof ExpressionError) return false;
+        throw x;
+      }
+    }
+    const def = lookupFunction(e.name);
+    if (!def) throw err(`Call to unknown function "${e.name}"`, `There is no function named "${e.name}".`, e.span);
+    let args = e.args.map((a) => this.eval(a, f));
+    if (e.expandFinal) {
+      const last = args[args.length - 1];
+      if (isUnknown(last)) return UNKNOWN;
+      if (!Array.isArray(last)) {
+        throw err('Invalid expanding argument value', 'The expanding argument (indicated by ...) must be of a tuple, list, or set type.', e.args[e.args.length - 1]!.span);
+      }
+      args = [...args.slice(0, -1), ...last];
+    }
+    if (args.length < def.minArgs) {
+      throw err('Not enough function arguments', `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at least '}${def.minArgs} argument(s), got ${args.length}.`, e.span);
+    }
+    if (args.length > def.maxArgs) {
+      throw err('Too many function arguments', `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at most '}${def.maxArgs} argument(s), got ${args.length}.`, e.span);
+    }
+    const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
+    if (unknown) return UNKNOWN;
+    try {
+      return def.impl(args);
+    } catch (x) {
+      if (x instanceof FunctionError) {
+        const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
+        throw err('Error in function call', `Call to function "${e.name}" failed: ${x.message}.`, argSpan ?? e.span);
+      }
+      if (x instanceof ExpressionError) {
+        throw err('Error in function call', `Call to function "${e.name}" failed: ${x.detail ?? x.summary}.`, e.span);
+      }
+      throw x;
+    }
+  }
+
+  private tryCall(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
+    if (e.args.length === 0) throw err('Invalid function call', 'Function "try" needs at least one argument.', e.span);
+    const errors: string[] = [];
+    for (const a of e.args) {
+      try {
+        const v = this.eval(a, f);
+        // An unknown result might still fail once known, so the choice itself is unknown.
+        return containsUnknown(v) ? UNKNOWN : v;
+      } catch (x) {
+        if (!(x instanceof ExpressionError)) throw x;
+        errors.push(x.message);
+      }
+    }
+    throw err('Error in function call', `Call to function "try" failed: no expression succeeded:\n- ${errors.join('\n- ')}`, e.span);
+  }
+
+  private binary(op: BinaryOp, le: Expr, re: Expr, span: Span, f: Frame | undefined): unknown {
+    if (op === '&&' || op === '||') {
+      const l = this.eval(le, f);
+      const lb = isUnknown(l) ? l : this.wrap(() => toBool(l), le.span, 'Invalid operand', `Unsuitable value for left operand of ${op}`);
+      // A known left side that decides the result wins even over an unknown right side.
+      if (lb === (op === '||')) return lb;
+      const r = this.eval(re, f);
+      const rb = isUnknown(r) ? r : this.wrap(() => toBool(r), re.span, 'Invalid operand', `Unsuitable value for right operand of ${op}`);
+      if (isUnknown(lb) || isUnknown(rb)) {
+        if (rb === (op === '||')) return rb;
+        return UNKNOWN;
+      }
+      return rb;
+    }
+    const l = this.eval(le, f);
+    const r = this.eval(re, f);
+    if (op === '==' || op === '!=') {
+      const eq = valuesEqual(l, r);
+      if (isUnknown(eq)) return UNKNOWN;
+      return op === '==' ? eq : !eq;
+    }
+    if (isUnknown(l) || isUnknown(r)) return UNKNOWN;
+    const a = this.wrap(() => toNum(l), le.span, 'Invalid operand', `Unsuitable value for left operand of ${op}`);
+    const b = this.wrap(() => toNum(r), re.span, 'Invalid operand', `Unsuitable value for right operand of ${op}`);
+    switch (op) {
+      case '+':
+        return a + b;
+      case '-':
+        return a - b;
+      case '*':
+        return a * b;
+      case '/':
+        if (b === 0) throw err('Division by zero', 'The right operand of "/" is zero.', span);
+        return a / b;
+      case '%':
+        if (b === 0) throw err('Division by zero', 'The right operand of "%" is zero.', span);
+        return a % b;
+      case '<':
+        return a < b;
+      case '>':
+        return a > b;
+      case '<=':
+        return a <= b;
+      case '>=':
+        return a >= b;
+    }
+  }
+
+  private object(items: { key: Expr; value: Expr }[], dynamic: DynamicBlock[] | undefined, f: Frame | undefined): unknown {
+    const out: Record<string, unknown> = {};
+    let unknownKey = false;
+    for (const it of items) {
+      const k = this.eval(it.key, f);
+      const v = this.eval(it.value, f);
+      if (isUnknown(k)) {
+        unknownKey = true;
+        continue;
+      }
+      if (k === null) throw err('Invalid object key', 'Object keys must not be null.', it.key.span);
+      setProp(out, this.wrap(() => toStr(k), it.key.span, 'Invalid object key', 'Object keys must be strings'), v);
+    }
+    for (const d of dynamic ?? []) this.dynamicBlock(d, out, f);
+    return unknownKey ? UNKNOWN : out;
+  }
+
+  private dynamicBlock(d: DynamicBlock, out: Record<string, unknown>, f: Frame | undefined): void {
+    const coll = this.eval(d.forEach, f);
+    if (isUnknown(coll)) {
+      // The number of blocks is not known yet, so neither is the attribute they make up.
+      setProp(out, d.blockType, UNKNOWN);
+      return;
+    }
+    const blocks: unknown[] = [];
+    if (coll !== null) {
+      for (const [key, value] of iterate(coll, d.forEach.span, `the for_each of dynamic "${d.blockType}"`)) {
+        blocks.push(this.eval(d.content, bind(f, [[d.iterator, { key, value }]])));
+      }
+    }
+    const existing = out[d.blockType];
+    if (isUnknown(existing)) return;
+    const prior = existing === undefined || existing === null ? [] : Array.isArray(existing) ? existing : [existing];
+    setProp(out, d.blockType, [...prior, ...blocks]);
+  }
+
+  private forExpr(e: ForExpr, f: Frame | undefined): unknown {
+    const coll = this.eval(e.coll, f);
+    if (isUnknown(coll)) return UNKNOWN;
+    const pairs = iterate(coll, e.coll.span, 'a for expression');
+    const tuple: unknown[] = [];
+    const obj: Record<string, unknown> = {};
+    let unknown = false;
+    for (const [k, v] of pairs) {
+      const vars: [string, unknown][] = [[e.valVar, v]];
+      if (e.keyVar) vars.push([e.keyVar, k]);
+      const inner = bind(f, vars);
+      if (e.cond) {
+        const c = this.eval(e.cond, inner);
+        if (isUnknown(c)) {
+          unknown = true;
+          continue;
+        }
+        if (!this.wrap(() => toBool(c), e.cond.span, 'Invalid for expression condition', 'The condition must be a bool')) continue;
+      }
+      const val = this.eval(e.valExpr, inner);
+      if (!e.keyExpr) {
+        tuple.push(val);
+        continue;
+      }
+      const key = this.eval(e.keyExpr, inner);
+      if (isUnknown(key)) {
+        unknown = true;
+        continue;
+      }
+      if (key === null) throw err('Invalid object key', 'Key expression in for expression must not produce a null value.', e.keyExpr.span);
+      const ks = this.wrap(() => toStr(key), e.keyExpr.span, 'Invalid object key', 'Object keys must be strings');
+      if (e.grouping) {
+        const prev = Object.prototype.hasOwnProperty.call(obj, ks) ? (obj[ks] as unknown[]) : [];
+        setProp(obj, ks, [...prev, val]);
+      } else {
+        if (Object.prototype.hasOwnProperty.call(obj, ks)) {
+          throw err(
+            'Duplicate object key',
+            `Two different items produced the key "${ks}" in this for expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
+            e.keyExpr.span,
+          );
+        }
+        setProp(obj, ks, val);
+      }
+    }
+    if (unknown) return UNKNOWN;
+    return e.keyExpr ? obj : tuple;
+  }
+}

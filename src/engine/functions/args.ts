@@ -1,0 +1,51 @@
+/** Argument coercion shared by the function implementations; failures name the argument. */
+import { ExpressionError } from '../expressions/errors';
+import { isObjectValue, toBool, toNum, toStr, typeName, type ValueObject } from '../expressions/values';
+import { FunctionError } from './registry';
+
+function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
+  try {
+    return conv(args[i]);
+  } catch (e) {
+    if (e instanceof ExpressionError) throw new FunctionError(`invalid value for argument ${i + 1}: ${e.detail ?? e.summary}`, i);
+    throw e;
+  }
+}
+
+export const argStr = (args: unknown[], i: number): string => coerce(args, i, (v) => toStr(v));
+export const argNum = (args: unknown[], i: number): number => coerce(args, i, (v) => toNum(v));
+export const argBool = (args: unknown[], i: number): boolean => coerce(args, i, (v) => toBool(v));
+
+export function argInt(args: unknown[], i: number): number {
+  const n = argNum(args, i);
+  if (!Number.isInteger(n)) throw new FunctionError(`invalid value for argument ${i + 1}: a whole number is required, got ${n}`, i);
+  return n;
+}
+
+export function argList(args: unknown[], i: number): unknown[] {
+  const v = args[i];
+  if (Array.isArray(v)) return v;
+  throw new FunctionError(`invalid value for argument ${i + 1}: list required, but got ${typeName(v)}`, i);
+}
+
+export function argObject(args: unknown[], i: number): ValueObject {
+  const v = args[i];
+  if (isObjectValue(v)) return v;
+  throw new FunctionError(`invalid value for argument ${i + 1}: map or object required, but got ${typeName(v)}`, i);
+}
+
+/**
+ * Makes a list of mixed primitives one type as Terraform's list conversions do: if any element is a
+ * string, numbers and bools become strings; numbers and bools cannot be mixed with each other.
+ */
+export function unifyPrimitives(items: unknown[], what: string): unknown[] {
+  const kinds = new Set(items.filter((x) => x !== null).map((x) => typeName(x)));
+  if (kinds.size <= 1) return items;
+  const primitive = [...kinds].every((k) => k === 'string' || k === 'number' || k === 'bool' || k === 'unknown');
+  if (primitive && kinds.has('string')) return items.map((x) => (x === null || typeName(x) === 'unknown' ? x : toStr(x)));
+  if ([...kinds].every((k) => k === 'object' || k === 'unknown') || [...kinds].every((k) => k === 'tuple' || k === 'unknown')) {
+    return items;
+  }
+  if (kinds.has('unknown') && kinds.size === 2) return items;
+  throw new FunctionError(`${what} elements must all have the same type, but found ${[...kinds].sort().join(' and ')}`);
+}

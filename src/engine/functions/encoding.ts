@@ -1,0 +1,57 @@
+import { isObjectValue, sortedEntries } from '../expressions/values';
+import { argStr } from './args';
+import { fixed, FunctionError, type FunctionTable } from './registry';
+
+/**
+ * JSON as Terraform's jsonencode writes it: object keys sorted, no spaces, and `<`, `>`, `&`,
+ * U+2028, U+2029 escaped the way Go's encoder does (so a rendered jobspec is byte-identical).
+ */
+export function jsonEncode(v: unknown): string {
+  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (isObjectValue(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of sortedEntries(v)) Object.defineProperty(out, k, { value: sortKeys(x), enumerable: true });
+    return out;
+  }
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new FunctionError('cannot encode an infinite number as JSON');
+  return v === undefined ? null : v;
+}
+
+function jsonDecode(s: string): unknown {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch (e) {
+    throw new FunctionError(`invalid JSON: ${(e as Error).message}`);
+  }
+}
+
+function base64Decode(s: string): string {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) {
+    throw new FunctionError('failed to decode base64 data: the string is not valid base64 (standard alphabet, padded)');
+  }
+  const buf = Buffer.from(s, 'base64');
+  const text = buf.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(buf)) {
+    throw new FunctionError('the result of decoding the provided string is not valid UTF-8');
+  }
+  return text;
+}
+
+/** Go's url.QueryEscape: spaces become "+", everything outside [A-Za-z0-9-_.~] is %-escaped. */
+function urlEncode(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+export const encodingFunctions: FunctionTable = {
+  jsonencode: fixed(1, ([v]) => jsonEncode(v)),
+  jsondecode: fixed(1, (a) => jsonDecode(argStr(a, 0))),
+  base64encode: fixed(1, (a) => Buffer.from(argStr(a, 0), 'utf8').toString('base64')),
+  base64decode: fixed(1, (a) => base64Decode(argStr(a, 0))),
+  urlencode: fixed(1, (a) => urlEncode(argStr(a, 0))),
+};

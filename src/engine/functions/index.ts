@@ -1,0 +1,40 @@
+/**
+ * Terraform's built-in functions as the engine implements them. `try` and `can` are not here: they
+ * take unevaluated expressions, so the evaluator implements them itself (see SPECIAL_FUNCTIONS).
+ */
+import { collectionFunctions } from './collections';
+import { conversionFunctions } from './conversion';
+import { cryptoFunctions } from './crypto';
+import { encodingFunctions } from './encoding';
+import { numericFunctions } from './numeric';
+import type { FunctionDef, FunctionTable } from './registry';
+import { stringFunctions } from './strings';
+
+export { FunctionError, type FunctionDef, type FunctionTable } from './registry';
+export { jsonEncode } from './encoding';
+export { formatString } from './format';
+
+export const FUNCTIONS: Readonly<FunctionTable> = Object.freeze({
+  ...stringFunctions,
+  ...collectionFunctions,
+  ...numericFunctions,
+  ...encodingFunctions,
+  ...cryptoFunctions,
+  ...conversionFunctions,
+});
+
+/** Functions the evaluator implements itself because they need their arguments unevaluated. */
+export const SPECIAL_FUNCTIONS: readonly string[] = ['try', 'can'];
+
+export function lookupFunction(name: string): FunctionDef | undefined {
+  return Object.prototype.hasOwnProperty.call(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
+}
+
+export function isKnownFunction(name: string): boolean {
+  return SPECIAL_FUNCTIONS.includes(name) || lookupFunction(name) !== undefined;
+}
+
+/** All supported names, sorted, for "did you mean" hints and docs. */
+export function functionNames(): string[] {
+  return [...Object.keys(FUNCTIONS), ...SPECIAL_FUNCTIONS].sort();
+}

@@ -1,0 +1,112 @@
+import { argInt, argList, argStr } from './args';
+import { formatString } from './format';
+import { between, fixed, FunctionError, type FunctionTable } from './registry';
+import { isUnknown, toStr, UNKNOWN } from '../expressions/values';
+
+/** Characters as Terraform counts them (code points; grapheme clusters only differ for combining marks). */
+const chars = (s: string): string[] => [...s];
+
+function substr(s: string, offset: number, length: number): string {
+  const cs = chars(s);
+  let start = offset < 0 ? cs.length + offset : offset;
+  if (start < 0) start = 0;
+  if (start > cs.length) throw new FunctionError('offset is out of range for the given string');
+  const end = length < 0 ? cs.length : Math.min(cs.length, start + length);
+  return cs.slice(start, end).join('');
+}
+
+/** A `/pattern/` substring makes replace() use a regular expression with `$1` / `${1}` references. */
+function replace(s: string, search: string, repl: string): string {
+  if (search.length >= 2 && search.startsWith('/') && search.endsWith('/')) {
+    let re: RegExp;
+    try {
+      re = new RegExp(translateRegex(search.slice(1, -1)), 'gu');
+    } catch (e) {
+      throw new FunctionError(`invalid regular expression ${search}: ${(e as Error).message}`);
+    }
+    const jsRepl = repl.replace(/\$\$/g, '\u0000').replace(/\$\{(\w+)\}/g, (_, n: string) => (/^\d+$/.test(n) ? `$${n}` : `$<${n}>`)).replace(/\u0000/g, '$$$$');
+    return s.replace(re, jsRepl);
+  }
+  if (search === '') throw new FunctionError('the substring to replace must not be empty');
+  return s.split(search).join(repl);
+}
+
+/** RE2 spells named groups `(?P<name>...)` and inline flags `(?i)`; JS needs `(?<name>...)` and no inline flags. */
+function translateRegex(re: string): string {
+  if (/\(\?[imsU]+\)/.test(re)) throw new FunctionError('inline regular expression flags such as (?i) are not supported');
+  return re.replace(/\(\?P</g, '(?<');
+}
+
+function trimSet(s: string, cutset: string, left: boolean, right: boolean): string {
+  const set = new Set(chars(cutset));
+  const cs = chars(s);
+  let a = 0;
+  let b = cs.length;
+  if (left) while (a < b && set.has(cs[a]!)) a++;
+  if (right) while (b > a && set.has(cs[b - 1]!)) b--;
+  return cs.slice(a, b).join('');
+}
+
+function title(s: string): string {
+  return s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+export const stringFunctions: FunctionTable = {
+  upper: fixed(1, (a) => argStr(a, 0).toUpperCase()),
+  lower: fixed(1, (a) => argStr(a, 0).toLowerCase()),
+  title: fixed(1, (a) => title(argStr(a, 0))),
+  trimspace: fixed(1, (a) => argStr(a, 0).replace(/^\s+|\s+$/gu, '')),
+  trim: fixed(2, (a) => trimSet(argStr(a, 0), argStr(a, 1), true, true)),
+  trimprefix: fixed(2, (a) => {
+    const [s, p] = [argStr(a, 0), argStr(a, 1)];
+    return s.startsWith(p) ? s.slice(p.length) : s;
+  }),
+  trimsuffix: fixed(2, (a) => {
+    const [s, p] = [argStr(a, 0), argStr(a, 1)];
+    return p && s.endsWith(p) ? s.slice(0, -p.length) : s;
+  }),
+  chomp: fixed(1, (a) => argStr(a, 0).replace(/(\r\n|\n|\r)+$/, '')),
+  indent: fixed(2, (a) => {
+    const n = argInt(a, 0);
+    return argStr(a, 1).replace(/\n/g, `\n${' '.repeat(Math.max(0, n))}`);
+  }),
+  strrev: fixed(1, (a) => chars(argStr(a, 0)).reverse().join('')),
+  startswith: fixed(2, (a) => argStr(a, 0).startsWith(argStr(a, 1))),
+  endswith: fixed(2, (a) => argStr(a, 0).endsWith(argStr(a, 1))),
+  strcontains: fixed(2, (a) => argStr(a, 0).includes(argStr(a, 1))),
+  substr: fixed(3, (a) => substr(argStr(a, 0), argInt(a, 1), argInt(a, 2))),
+  replace: fixed(3, (a) => replace(argStr(a, 0), argStr(a, 1), argStr(a, 2))),
+  split: fixed(2, (a) => argStr(a, 1).split(argStr(a, 0))),
+  join: between(
+    2,
+    Infinity,
+    (a) => {
+      const sep = argStr(a, 0);
+      const parts: string[] = [];
+      for (let i = 1; i < a.length; i++) {
+        for (const [j, x] of argList(a, i).entries()) {
+          if (isUnknown(x)) return UNKNOWN;
+          if (x === null) throw new FunctionError(`element ${j} of argument ${i + 1} is null; cannot concatenate null values`, i);
+          parts.push(toStr(x));
+        }
+      }
+      return parts.join(sep);
+    },
+    'shallow',
+  ),
+  format: between(1, Infinity, (a) => formatString(argStr(a, 0), a.slice(1))),
+  formatlist: between(1, Infinity, (a) => {
+    const fmt = argStr(a, 0);
+    const rest = a.slice(1);
+    let n: number | undefined;
+    for (const x of rest) {
+      if (!Array.isArray(x)) continue;
+      if (n !== undefined && x.length !== n) throw new FunctionError('all list arguments must have the same length');
+      n = x.length;
+    }
+    if (n === undefined) return [formatString(fmt, rest)];
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push(formatString(fmt, rest.map((x) => (Array.isArray(x) ? x[i] : x))));
+    return out;
+  }),
+};
