@@ -240,17 +240,33 @@ export class Transport {
     schema: S,
     opts: QueryOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    const query = this.queryParams(opts);
+    return this.query('GET', path, undefined, schema, opts);
+  }
+
+  /**
+   * A read that may carry a body (Consul's discovery chain with overrides is a POST read): read
+   * parameters, blocking-query timeout, and retries like any other read.
+   */
+  async query<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    schema: S,
+    opts: QueryOptions = {},
+  ): Promise<Result<z.infer<S>>> {
     const blocking = opts.index !== undefined && opts.index > 0;
     let timeoutMs = this.timeoutMs;
     if (blocking) {
       const waitMs = Math.min(opts.wait ? parseDuration(opts.wait) : DEFAULT_WAIT_MS, MAX_WAIT_MS);
       timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
     }
+    const hasBody = body !== undefined;
     return this.execute({
-      method: 'GET',
+      method,
       path,
-      query,
+      query: this.queryParams(opts),
+      body: hasBody ? JSON.stringify(body) : undefined,
+      contentType: hasBody ? 'application/json' : undefined,
       schema,
       token: opts.token,
       signal: opts.signal,

@@ -34,18 +34,9 @@ export class DiscoveryChains {
       const res = await this.t.get(path, DiscoveryChainResponseSchema, { ...query, params });
       return { value: res.value.Chain, meta: res.meta };
     }
-    // send() knows only write parameters, so the read-only ones a POST read still honours go in by hand.
-    const res = await this.t.send('POST', path, overrides, DiscoveryChainResponseSchema, {
-      namespace: query.namespace,
-      token: query.token,
-      signal: query.signal,
-      idempotent: true,
-      params: {
-        ...params,
-        stale: query.stale ? '' : undefined,
-        index: query.index !== undefined && query.index > 0 ? query.index : undefined,
-        wait: query.wait,
-      },
+    const res = await this.t.query('POST', path, overrides, DiscoveryChainResponseSchema, {
+      ...query,
+      params,
     });
     return { value: res.value.Chain, meta: res.meta };
   }
