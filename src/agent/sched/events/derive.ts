@@ -214,9 +214,10 @@ function allocKind(prev: AllocRecord | undefined, a: AllocRecord): AllocKind {
 
 function deploymentKind(prev: DeploymentRecord | undefined, d: DeploymentRecord): DeploymentKind {
   if (!prev) return 'created';
-  if (prev.Status !== d.Status || prev.StatusDescription !== d.StatusDescription) return 'status';
   const groups = Object.keys(d.TaskGroups);
+  // Promotion first: it also rewrites the status description ("requires manual promotion" goes away).
   if (groups.some((g) => d.TaskGroups[g]!.Promoted && !prev.TaskGroups[g]?.Promoted)) return 'promotion';
+  if (prev.Status !== d.Status || prev.StatusDescription !== d.StatusDescription) return 'status';
   if (
     groups.some(
       (g) =>
@@ -245,6 +246,7 @@ function commitOperation(changes: readonly Change[], before: (ch: Change) => unk
   let health = false;
   let client = false;
   let evals = false;
+  let evalDone = false;
   let promotion = false;
   let depStatus = false;
   for (const ch of changes) {
@@ -262,8 +264,11 @@ function commitOperation(changes: readonly Change[], before: (ch: Change) => unk
       else if (kind === 'desired') desired = true;
       else if (kind === 'health') health = true;
       else client = true;
-    } else if (ch.table === T.evals) evals = true;
-    else if (ch.table === T.deployments && ch.op === 'put') {
+    } else if (ch.table === T.evals) {
+      evals = true;
+      // A plan commits its evaluation's outcome; a desired-state change (stop) only creates a pending one.
+      if (ch.op === 'put' && (ch.value as EvalRecord).Status !== 'pending') evalDone = true;
+    } else if (ch.table === T.deployments && ch.op === 'put') {
       const kind = deploymentKind(prior as DeploymentRecord | undefined, ch.value as DeploymentRecord);
       if (kind === 'promotion') promotion = true;
       else if (kind === 'created' || kind === 'status') depStatus = true;
@@ -272,7 +277,7 @@ function commitOperation(changes: readonly Change[], before: (ch: Change) => unk
   if (register) return 'JobRegistered';
   if (deregistered > 1) return 'JobBatchDeregistered';
   if (deregistered === 1) return 'JobDeregistered';
-  if (created || (desired && evals)) return 'PlanResult';
+  if (created || (desired && evalDone)) return 'PlanResult';
   if (promotion) return 'DeploymentPromotion';
   if (health) return 'DeploymentAllocHealth';
   if (depStatus) return 'DeploymentStatusUpdate';
