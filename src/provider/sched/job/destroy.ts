@@ -1,5 +1,6 @@
 /** Deregistering a job and waiting, with blocking queries, until its allocations have stopped. */
 import { NotFoundError } from '../../../api/errors';
+import { formatDuration } from '../../../api/duration';
 import { watch } from '../../../api/watch';
 import type { AllocationStub } from '../../../api/sched/schemas';
 import type { ProgressEvent } from '../../resource';
@@ -63,7 +64,7 @@ export async function destroyJob(ctx: SchedProviderContext, ref: JobRef, o: Dest
   if (o.deadline.expired()) {
     throw new DestroyTimeoutError(
       ctx.redact(
-        `destroy of job ${ref.id} timed out after ${Math.round(o.deadline.timeoutMs / 1000)}s; still running:\n${describeAllocations(left)}`,
+        `destroy of job ${ref.id} timed out after ${formatDuration(o.deadline.timeoutMs)}; still running:\n${describeAllocations(left)}`,
       ),
     );
   }

@@ -23,7 +23,7 @@ export class JobspecError extends Error {
 }
 
 export function detectFormat(text: string): JobspecFormat {
-  return text.trimStart().startsWith('{') ? 'json' : 'hcl2';
+  return /^\s*[{[]/.test(text) ? 'json' : 'hcl2';
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -81,13 +81,21 @@ export function parseJsonJobspec(text: string): Job {
     throw new JobspecError([errorAt(PATH, 'Invalid JSON jobspec', `${msg}${jsonPosition(text, msg)}`)]);
   }
   if (isRecord(raw) && isRecord(raw['Job']) && raw['ID'] === undefined) raw = raw['Job'];
+  if (!isRecord(raw))
+    throw new JobspecError([errorAt(PATH, 'Invalid jobspec', 'the JSON must be a job object')]);
   const parsed = JobSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new JobspecError(
-      parsed.error.issues
+    // A missing ID reads better as the rule than as a type error.
+    const missingId = typeof raw['ID'] !== 'string';
+    const issues = parsed.error.issues.filter(
+      (i) => !(missingId && i.path.length === 1 && i.path[0] === 'ID'),
+    );
+    throw new JobspecError([
+      ...(missingId ? [errorAt(PATH, 'Invalid jobspec', 'field ID: the job needs an ID')] : []),
+      ...issues
         .slice(0, 5)
         .map((i) => errorAt(PATH, 'Invalid jobspec', `field ${formatIssuePath(i.path)}: ${i.message}`)),
-    );
+    ]);
   }
   const problems = checkJob(parsed.data);
   if (problems.length > 0) throw new JobspecError(problems);

@@ -187,6 +187,16 @@ async function planRegistration(
   };
 }
 
+function withCountsOf(job: Job, remote: Job): Job {
+  return {
+    ...job,
+    TaskGroups: (job.TaskGroups ?? []).map((g) => {
+      const there = (remote.TaskGroups ?? []).find((r) => r.Name === g.Name);
+      return there ? { ...g, Count: there.Count } : g;
+    }),
+  };
+}
+
 /** Whether the cluster's rollout of its current version finished well (no deployment: nothing to wait for). */
 async function rolloutSettled(ctx: SchedProviderContext, ref: JobRef, remote: Job): Promise<boolean> {
   const { value: d } = await ctx.client.jobs.latestDeployment(ref.id, { namespace: ref.namespace });
@@ -285,7 +295,8 @@ export async function planJob(
   }
   if (!remote) return planRegistration(input, 'update', job, { creating: true });
 
-  const differs = !sameSpec(job, remote);
+  // With preserve_counts the cluster's counts win, so a scaled group is not a difference.
+  const differs = !sameSpec(input.settings.preserveCounts ? withCountsOf(job, remote) : job, remote);
   const textChanged = prior['jobspec'] !== text || !sameStringMap(prior['hcl2_vars'], vars);
   const rerun = input.settings.rerunIfDead && remote.Status === 'dead' && !differs;
   let register = differs || rerun;

@@ -5,6 +5,7 @@
  */
 import { ValidationError } from '../../../api/errors';
 import type { Result } from '../../../api/transport';
+import { formatDuration } from '../../../api/duration';
 import { watch } from '../../../api/watch';
 import type { AllocationStub, Deployment, Evaluation, Job } from '../../../api/sched/schemas';
 import type { ProgressEvent } from '../../resource';
@@ -85,7 +86,7 @@ export async function waitForJob(o: WaitOptions): Promise<void> {
 }
 
 function timeoutError(o: WaitOptions, seen: Seen): JobWaitError {
-  const parts = [`${o.operation} timed out after ${Math.round(o.deadline.timeoutMs / 1000)}s`];
+  const parts = [`${o.operation} timed out after ${formatDuration(o.deadline.timeoutMs)}`];
   const d = seen.deployment;
   if (seen.awaitingPromotion && d) {
     parts.push(
