@@ -1,16 +1,18 @@
 /**
  * `npm run generate`: builds the provider schema JSON from the providers' zod shapes and runs
  * `@cdktf/provider-generator` on it, offline, into `constructs/generated/`. The output is committed;
- * test/unit/constructs/generated-fresh.test.ts regenerates into a temp dir and fails when it differs.
+ * test/unit/constructs/generate.test.ts regenerates into a temp dir and fails when it differs.
  *
  * The generator's TypeScript does not mark overriding members `override`, which our tsconfig
  * (noImplicitOverride) demands. Rather than exempting generated code from the check, the compiler
  * itself points at each such member and the keyword is inserted there.
  */
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { devNull, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import { regProvider } from '../src/provider/reg/provider';
+import { schedProvider } from '../src/provider/sched/provider';
 import {
   PROVIDER_ADDRESSES,
   providersSchemaJson,
@@ -28,10 +30,8 @@ Do not edit. \`npm run generate\` writes this directory from the providers' zod 
 Use the typed constructs in \`constructs/\` (Job, Namespace, ...), which wrap these classes.
 `;
 
-/** The sched and reg provider factories; imported lazily so a provider that fails to load names itself. */
-export async function defaultProviders(): Promise<ProviderShapes[]> {
-  const { schedProvider } = await import('../src/provider/sched/provider');
-  const { regProvider } = await import('../src/provider/reg/provider');
+/** The providers whose bindings are committed. */
+export function defaultProviders(): ProviderShapes[] {
   return [schedProvider, regProvider];
 }
 
@@ -40,19 +40,19 @@ export type FileSet = Map<string, string>;
 
 /** Runs the generator for each provider and returns the files it would write, already post-processed. */
 export async function generateConstructFiles(providers: readonly ProviderShapes[]): Promise<FileSet> {
-  // @cdktf/commons runs `terraform version` when loaded (its stderr complains about a missing CLI
-  // config file) and reports errors to a telemetry endpoint unless told not to; generating code
-  // needs neither.
+  // Loading @cdktf/commons runs `terraform version` (for the CLI's sake) and reports failures to a
+  // telemetry endpoint unless checkpoints are disabled. Generating code needs neither Terraform nor
+  // the network: point the version probe at `true` while the module loads, and disable telemetry.
   process.env.CHECKPOINT_DISABLE = '1';
-  const cliConfig = process.env.TF_CLI_CONFIG_FILE;
-  process.env.TF_CLI_CONFIG_FILE = devNull;
+  const binary = process.env.TERRAFORM_BINARY_NAME;
+  process.env.TERRAFORM_BINARY_NAME = 'true';
   const commons = await import('@cdktf/commons').finally(() => {
-    if (cliConfig === undefined) delete process.env.TF_CLI_CONFIG_FILE;
-    else process.env.TF_CLI_CONFIG_FILE = cliConfig;
+    if (binary === undefined) delete process.env.TERRAFORM_BINARY_NAME;
+    else process.env.TERRAFORM_BINARY_NAME = binary;
   });
   const { CodeMaker } = await import('codemaker');
   const { TerraformProviderGenerator } =
-    await import('@cdktf/provider-generator/lib/get/generator/provider-generator');
+    await import('@cdktf/provider-generator/lib/get/generator/provider-generator.js');
 
   const schema = providersSchemaJson(providers);
   const files: FileSet = new Map();
@@ -61,18 +61,19 @@ export async function generateConstructFiles(providers: readonly ProviderShapes[
 
   const work = await mkdtemp(path.join(tmpdir(), 'cdktf-sched-gen-'));
   try {
-    const code = new CodeMaker();
-    // The schema format differs from the generator's declared one only in format_version.
-    const generator = new TerraformProviderGenerator(
-      code,
-      schema as unknown as import('@cdktf/commons').ProviderSchema,
-    );
     for (const p of providers) {
+      // One generator per provider, as `cdktf get` does: its resource parser keeps per-provider state.
+      const code = new CodeMaker();
+      // The schema format differs from the generator's declared one only in format_version.
+      const generator = new TerraformProviderGenerator(
+        code,
+        schema as unknown as import('@cdktf/commons').ProviderSchema,
+      );
       const source = PROVIDER_ADDRESSES[p.name].split('/').slice(1).join('/');
       const constraint = new commons.TerraformProviderConstraint(source);
       generator.generate(new commons.ConstructsMakerProviderTarget(constraint, commons.LANGUAGES[0]!));
+      await code.save(work);
     }
-    await code.save(work);
     for (const p of providers) {
       const root = path.join(work, 'providers', p.name);
       for (const rel of await listFiles(root)) {
@@ -123,6 +124,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 }
 
 const OVERRIDE_CODES = new Set([4114, 4115, 4116]);
+const libraryFiles = new Map<string, ts.SourceFile>();
 
 /**
  * Type-checks the generated files in memory (as if they sat in constructs/generated, so `cdktf`
@@ -147,9 +149,14 @@ function addOverrideModifiers(files: FileSet): void {
   const readText = host.readFile.bind(host);
   host.getSourceFile = (name, lang, onError, shouldCreate) => {
     const text = virtual.get(path.resolve(name));
-    return text !== undefined
-      ? ts.createSourceFile(name, text, lang, true)
-      : getSourceFile(name, lang, onError, shouldCreate);
+    if (text !== undefined) return ts.createSourceFile(name, text, lang, true);
+    // The standard library and cdktf's declarations do not change between runs in one process.
+    let sf = libraryFiles.get(name);
+    if (!sf) {
+      sf = getSourceFile(name, lang, onError, shouldCreate);
+      if (sf) libraryFiles.set(name, sf);
+    }
+    return sf;
   };
   host.fileExists = (name) =>
     virtual.has(path.resolve(name)) || (!isUnderGenerated(name) && fileExists(name));
@@ -161,7 +168,11 @@ function addOverrideModifiers(files: FileSet): void {
 
   const program = ts.createProgram([...virtual.keys()], options, host);
   const inserts = new Map<string, Map<number, string>>();
-  for (const d of ts.getPreEmitDiagnostics(program)) {
+  const diagnostics = program
+    .getSourceFiles()
+    .filter((sf) => virtual.has(path.resolve(sf.fileName)))
+    .flatMap((sf) => program.getSemanticDiagnostics(sf));
+  for (const d of diagnostics) {
     if (!d.file || d.start === undefined || !OVERRIDE_CODES.has(d.code)) continue;
     const insert = overrideInsertion(d.file, d.start);
     if (!insert) continue;
@@ -211,7 +222,7 @@ function findNode(node: ts.Node, pos: number): ts.Node | undefined {
 }
 
 async function main(): Promise<void> {
-  const files = await generateConstructFiles(await defaultProviders());
+  const files = await generateConstructFiles(defaultProviders());
   await writeFileSet(GENERATED_DIR, files);
   console.log(`wrote ${files.size} files to ${path.relative(process.cwd(), GENERATED_DIR) || '.'}`);
 }
