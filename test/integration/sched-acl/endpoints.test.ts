@@ -125,7 +125,7 @@ describe('ACL endpoints: bootstrap, policies, tokens', () => {
     expect(list.text).not.toContain(root);
 
     await f.sched.acl.deleteToken(created.AccessorID!, { token: root });
-    const gone = await call(base(), 'GET', '/v1/jobs', { token: created.SecretID });
+    const gone = await call(base(), 'GET', '/v1/jobs', { token: created.SecretID! });
     expect([gone.status, gone.text]).toEqual([403, 'ACL token not found']);
   });
 
