@@ -1,5 +1,6 @@
 import { mockJob, rolling } from '../../../helpers/jobs';
 import { UNKNOWN, isUnknown } from '../../../../src/provider/values';
+import { schedProvider } from '../../../../src/provider/sched/provider';
 import { converge, jobConfig, startHarness, type Harness } from './harness';
 
 describe('sched_job: apply details', () => {
@@ -74,7 +75,6 @@ describe('sched_job: apply details', () => {
 
   it('registers jobs into the provider namespace when the spec names none', async () => {
     await h.f.sched.namespaces.upsert({ Name: 'prov-ns' });
-    const { schedProvider } = await import('../../../../src/provider/sched/provider');
     const p = schedProvider.configure(
       { address: h.f.agent.schedulerUrl, namespace: 'prov-ns', retries: 0 },
       {},
