@@ -27,7 +27,9 @@ export function instanceAddress(r: ResourceRef, key: InstanceKey): string {
 }
 
 const NAME = '[A-Za-z_][A-Za-z0-9_-]*';
-const ADDRESS_RE = new RegExp(`^(data\\.)?(${NAME})\\.(${NAME})(?:\\[(?:(\\d+)|"((?:[^"\\\\]|\\\\.)*)")\\])?$`);
+const ADDRESS_RE = new RegExp(
+  `^(data\\.)?(${NAME})\\.(${NAME})(?:\\[(?:(\\d+)|"((?:[^"\\\\]|\\\\.)*)")\\])?$`,
+);
 
 /**
  * Parses `sched_job.web`, `sched_job.web[2]`, `sched_job.web["a b"]` or `data.x.y[0]`; returns
@@ -38,7 +40,8 @@ export function parseInstanceAddress(text: string): InstanceAddress | undefined 
   if (!m) return undefined;
   const [, data, type, name, index, str] = m;
   const mode: ResourceMode = data ? 'data' : 'managed';
-  const key: InstanceKey = index !== undefined ? Number(index) : str !== undefined ? (JSON.parse(`"${str}"`) as string) : undefined;
+  const key: InstanceKey =
+    index !== undefined ? Number(index) : str !== undefined ? (JSON.parse(`"${str}"`) as string) : undefined;
   return { mode, type: type!, name: name!, key };
 }
 

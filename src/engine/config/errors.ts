@@ -35,7 +35,12 @@ export function formatConfigDiagnostic(d: ConfigDiagnostic): string {
 
 export class ConfigError extends Error {
   constructor(readonly diagnostics: ConfigDiagnostic[]) {
-    super(diagnostics.filter((d) => d.severity === 'error').map(formatConfigDiagnostic).join('\n'));
+    super(
+      diagnostics
+        .filter((d) => d.severity === 'error')
+        .map(formatConfigDiagnostic)
+        .join('\n'),
+    );
     this.name = 'ConfigError';
   }
 }

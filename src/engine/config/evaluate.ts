@@ -22,7 +22,8 @@ import type { Condition, OutputConfig, ProviderConfig, ResourceConfig } from './
 export function evaluateAt(e: Expr, scope: EvalScope, ctx: DiagnosticContext): unknown {
   const path = ctx.path ?? [];
   if (sourceOf(e) === undefined) {
-    if (e.type === 'tuple') return e.items.map((x, i) => evaluateAt(x, scope, { ...ctx, path: [...path, i] }));
+    if (e.type === 'tuple')
+      return e.items.map((x, i) => evaluateAt(x, scope, { ...ctx, path: [...path, i] }));
     if (e.type === 'object' && !e.dynamic && e.items.every((it) => it.key.type === 'literal')) {
       const out: Record<string, unknown> = {};
       for (const it of e.items) {
@@ -47,10 +48,20 @@ function resourceCtx(r: ResourceConfig, instance?: InstanceContext): DiagnosticC
  * UNKNOWN where a value depends on something not known until apply. Nested blocks appear as arrays
  * of objects (dynamic blocks expanded); unset attributes are simply absent.
  */
-export function evaluateResourceConfig(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): Config {
+export function evaluateResourceConfig(
+  r: ResourceConfig,
+  scope: EvalScope,
+  instance?: InstanceContext,
+): Config {
   const v = evaluateAt(r.body, instanceScope(scope, instance), resourceCtx(r, instance));
   if (isUnknown(v)) {
-    throw new ConfigError([diagnostic(resourceCtx(r, instance), 'Invalid resource configuration', 'an attribute name depends on a value not known until apply')]);
+    throw new ConfigError([
+      diagnostic(
+        resourceCtx(r, instance),
+        'Invalid resource configuration',
+        'an attribute name depends on a value not known until apply',
+      ),
+    ]);
   }
   return v as Config;
 }
@@ -80,11 +91,20 @@ export interface ConditionResult {
  * Evaluates precondition / postcondition / validation blocks. Failed ones become diagnostics whose
  * summary is the rendered error_message; unknown ones are counted, not failed.
  */
-export function checkConditions(conditions: Condition[], scope: EvalScope, ctx: DiagnosticContext, kind: string): ConditionResult {
+export function checkConditions(
+  conditions: Condition[],
+  scope: EvalScope,
+  ctx: DiagnosticContext,
+  kind: string,
+): ConditionResult {
   const result: ConditionResult = { failures: [], unknown: 0 };
   conditions.forEach((c, i) => {
     const at: DiagnosticContext = { ...ctx, path: [...(ctx.path ?? []), kind, i] };
-    const v = located({ ...at, path: [...(at.path ?? []), 'condition'] }, () => evaluate(c.condition, scope), sourceOf(c.condition));
+    const v = located(
+      { ...at, path: [...(at.path ?? []), 'condition'] },
+      () => evaluate(c.condition, scope),
+      sourceOf(c.condition),
+    );
     if (isUnknown(v)) {
       result.unknown++;
       return;
@@ -93,24 +113,55 @@ export function checkConditions(conditions: Condition[], scope: EvalScope, ctx: 
     try {
       ok = toBool(v);
     } catch {
-      throw new ConfigError([diagnostic({ ...at, path: [...(at.path ?? []), 'condition'] }, 'Invalid condition result', 'the condition must be true or false')]);
+      throw new ConfigError([
+        diagnostic(
+          { ...at, path: [...(at.path ?? []), 'condition'] },
+          'Invalid condition result',
+          'the condition must be true or false',
+        ),
+      ]);
     }
     if (ok) return;
-    const msg = located({ ...at, path: [...(at.path ?? []), 'error_message'] }, () => evaluate(c.errorMessage, scope), sourceOf(c.errorMessage));
+    const msg = located(
+      { ...at, path: [...(at.path ?? []), 'error_message'] },
+      () => evaluate(c.errorMessage, scope),
+      sourceOf(c.errorMessage),
+    );
     const text = isUnknown(msg) ? 'condition failed (the error message is not known yet)' : toStr(msg);
-    result.failures.push(diagnostic(ctx, text, `${kind === 'validation' ? 'validation rule' : kind} ${i} failed`));
+    result.failures.push(
+      diagnostic(ctx, text, `${kind === 'validation' ? 'validation rule' : kind} ${i} failed`),
+    );
   });
   return result;
 }
 
 /** Preconditions of a resource instance (checked at plan, before calling the handler). */
-export function checkPreconditions(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): ConditionResult {
-  return checkConditions(r.lifecycle.preconditions, instanceScope(scope, instance), resourceCtx(r, instance), 'precondition');
+export function checkPreconditions(
+  r: ResourceConfig,
+  scope: EvalScope,
+  instance?: InstanceContext,
+): ConditionResult {
+  return checkConditions(
+    r.lifecycle.preconditions,
+    instanceScope(scope, instance),
+    resourceCtx(r, instance),
+    'precondition',
+  );
 }
 
 /** Postconditions of a resource instance, with `self` bound to its new state. */
-export function checkPostconditions(r: ResourceConfig, scope: EvalScope, self: unknown, instance?: InstanceContext): ConditionResult {
-  return checkConditions(r.lifecycle.postconditions, instanceScope(scope, instance, self), resourceCtx(r, instance), 'postcondition');
+export function checkPostconditions(
+  r: ResourceConfig,
+  scope: EvalScope,
+  self: unknown,
+  instance?: InstanceContext,
+): ConditionResult {
+  return checkConditions(
+    r.lifecycle.postconditions,
+    instanceScope(scope, instance, self),
+    resourceCtx(r, instance),
+    'postcondition',
+  );
 }
 
 /**
@@ -118,7 +169,11 @@ export function checkPostconditions(r: ResourceConfig, scope: EvalScope, self: u
  * values recorded at the last apply; a change (or UNKNOWN: the referenced resource is being replaced
  * or updated) forces replacement.
  */
-export function evaluateReplaceTriggers(r: ResourceConfig, scope: EvalScope, instance?: InstanceContext): unknown[] {
+export function evaluateReplaceTriggers(
+  r: ResourceConfig,
+  scope: EvalScope,
+  instance?: InstanceContext,
+): unknown[] {
   const s = instanceScope(scope, instance);
   return r.lifecycle.replaceTriggeredBy.map((e, i) =>
     evaluateAt(e, s, { ...resourceCtx(r, instance), path: ['lifecycle', 'replace_triggered_by', i] }),

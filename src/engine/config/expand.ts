@@ -18,7 +18,11 @@ export type Expansion =
   | { mode: 'for_each'; entries: Map<string, unknown> };
 
 function ctxOf(r: ResourceConfig, attr: string): DiagnosticContext {
-  return { address: r.address, path: [attr], ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}) };
+  return {
+    address: r.address,
+    path: [attr],
+    ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}),
+  };
 }
 
 const APPLY_HINT =
@@ -34,13 +38,20 @@ export function expandResource(r: ResourceConfig, scope: EvalScope): Expansion {
       throw new ConfigError([diagnostic(ctx, 'Invalid count argument', detail)]);
     };
     if (isUnknown(v)) {
-      fail(`The "count" value depends on resource attributes that cannot be determined until apply, so the engine cannot predict how many instances will be created. ${APPLY_HINT}`);
+      fail(
+        `The "count" value depends on resource attributes that cannot be determined until apply, so the engine cannot predict how many instances will be created. ${APPLY_HINT}`,
+      );
     }
     if (v === null) fail('The given "count" argument value is null. An integer is required.');
     const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-    if (typeof n !== 'number') fail(`The given "count" argument value is unsuitable: number required, but got ${typeName(v)}.`);
-    if (!Number.isInteger(n)) fail(`The given "count" argument value is unsuitable: a whole number is required, but got ${n as number}.`);
-    if ((n as number) < 0) fail('The given "count" argument value is unsuitable: must be greater than or equal to zero.');
+    if (typeof n !== 'number')
+      fail(`The given "count" argument value is unsuitable: number required, but got ${typeName(v)}.`);
+    if (!Number.isInteger(n))
+      fail(
+        `The given "count" argument value is unsuitable: a whole number is required, but got ${n as number}.`,
+      );
+    if ((n as number) < 0)
+      fail('The given "count" argument value is unsuitable: must be greater than or equal to zero.');
     return { mode: 'count', count: n as number };
   }
   if (r.forEach) {
@@ -51,9 +62,12 @@ export function expandResource(r: ResourceConfig, scope: EvalScope): Expansion {
       throw new ConfigError([diagnostic(ctx, 'Invalid for_each argument', detail)]);
     };
     if (isUnknown(v)) {
-      fail(`The "for_each" value depends on resource attributes that cannot be determined until apply, so the engine cannot determine the full set of keys that will identify the instances of this resource. ${APPLY_HINT}`);
+      fail(
+        `The "for_each" value depends on resource attributes that cannot be determined until apply, so the engine cannot determine the full set of keys that will identify the instances of this resource. ${APPLY_HINT}`,
+      );
     }
-    if (v === null) fail('The given "for_each" argument value is null. A map, or set of strings, is allowed.');
+    if (v === null)
+      fail('The given "for_each" argument value is null. A map, or set of strings, is allowed.');
     const entries = new Map<string, unknown>();
     if (isObjectValue(v)) {
       for (const k of Object.keys(v).sort()) entries.set(k, v[k]);
@@ -62,17 +76,26 @@ export function expandResource(r: ResourceConfig, scope: EvalScope): Expansion {
     if (Array.isArray(v)) {
       // Sets and lists are both arrays here; accepting a list of strings is harmless (cdktf wraps lists in toset()).
       if (v.some((x) => isUnknown(x) || containsUnknown(x))) {
-        fail(`The "for_each" set includes values derived from resource attributes that cannot be determined until apply, so the engine cannot determine the full set of keys. ${APPLY_HINT}`);
+        fail(
+          `The "for_each" set includes values derived from resource attributes that cannot be determined until apply, so the engine cannot determine the full set of keys. ${APPLY_HINT}`,
+        );
       }
-      if (v.some((x) => x === null)) fail('The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.');
+      if (v.some((x) => x === null))
+        fail(
+          'The given "for_each" argument value is unsuitable: "for_each" sets must not contain null values.',
+        );
       const bad = v.find((x) => typeof x !== 'string');
       if (bad !== undefined) {
-        fail(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a set of ${typeName(bad)} values.`);
+        fail(
+          `The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a set of ${typeName(bad)} values.`,
+        );
       }
       for (const k of toSetArray(v) as string[]) entries.set(k, k);
       return { mode: 'for_each', entries };
     }
-    fail(`The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeName(v)}.`);
+    fail(
+      `The given "for_each" argument value is unsuitable: the "for_each" argument must be a map, or set of strings, and you have provided a value of type ${typeName(v)}.`,
+    );
   }
   return { mode: 'single' };
 }

@@ -40,9 +40,28 @@ export {
 } from './evaluate';
 export { expandResource, instanceAddresses, instanceKeys, instancesOf, type Expansion } from './expand';
 export { sourceOf } from './json-expr';
-export { listSynthesizedStacks, loadStackConfig, localStatePath, ManifestSchema, type Manifest, type SynthesizedStack } from './load';
-export { CdkTfJsonSchema, parseStackConfig, stripInterpolation, type CdkTfJson, type ParseOptions } from './parse';
-export { assembleResourceValue, createStackScope, instanceScope, type InstanceContext, type StackScopeOptions } from './scope';
+export {
+  listSynthesizedStacks,
+  loadStackConfig,
+  localStatePath,
+  ManifestSchema,
+  type Manifest,
+  type SynthesizedStack,
+} from './load';
+export {
+  CdkTfJsonSchema,
+  parseStackConfig,
+  stripInterpolation,
+  type CdkTfJson,
+  type ParseOptions,
+} from './parse';
+export {
+  assembleResourceValue,
+  createStackScope,
+  instanceScope,
+  type InstanceContext,
+  type StackScopeOptions,
+} from './scope';
 export {
   findResource,
   providerAddress,

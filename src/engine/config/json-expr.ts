@@ -25,7 +25,9 @@ export interface ParseSink {
 }
 
 function report(sink: ParseSink, path: AttrPath, e: unknown, source?: string): void {
-  sink.diagnostics.push(diagnosticFromError({ ...sink.ctx, path: [...(sink.ctx.path ?? []), ...path] }, e, source));
+  sink.diagnostics.push(
+    diagnosticFromError({ ...sink.ctx, path: [...(sink.ctx.path ?? []), ...path] }, e, source),
+  );
 }
 
 function template(text: string, sink: ParseSink, path: AttrPath): Expr {
@@ -42,8 +44,10 @@ function template(text: string, sink: ParseSink, path: AttrPath): Expr {
 /** Converts any JSON value in expression position. Problems go to the sink; a null literal stands in. */
 export function jsonToExpr(v: unknown, sink: ParseSink, path: AttrPath = []): Expr {
   if (typeof v === 'string') return template(v, sink, path);
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return { type: 'literal', value: v, span: NO_SPAN };
-  if (Array.isArray(v)) return { type: 'tuple', items: v.map((x, i) => jsonToExpr(x, sink, [...path, i])), span: NO_SPAN };
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null)
+    return { type: 'literal', value: v, span: NO_SPAN };
+  if (Array.isArray(v))
+    return { type: 'tuple', items: v.map((x, i) => jsonToExpr(x, sink, [...path, i])), span: NO_SPAN };
   if (typeof v === 'object') return jsonObjectToExpr(v as Record<string, unknown>, sink, path);
   report(sink, path, new ExpressionError('Invalid value', `unsupported JSON value of type ${typeof v}`));
   return { type: 'literal', value: null, span: NO_SPAN };
@@ -60,10 +64,15 @@ export function jsonObjectToExpr(
   for (const [k, v] of Object.entries(o)) {
     if (skipKeys.has(k)) continue;
     if (k === 'dynamic' && isDynamicSpec(v)) {
-      dynamic = Object.entries(v).map(([blockType, spec]) => dynamicBlock(blockType, spec as Record<string, unknown>, sink, [...path, 'dynamic', blockType]));
+      dynamic = Object.entries(v).map(([blockType, spec]) =>
+        dynamicBlock(blockType, spec as Record<string, unknown>, sink, [...path, 'dynamic', blockType]),
+      );
       continue;
     }
-    const key: Expr = k.includes('${') || k.includes('%{') ? template(k, sink, path) : { type: 'literal', value: k, span: NO_SPAN };
+    const key: Expr =
+      k.includes('${') || k.includes('%{')
+        ? template(k, sink, path)
+        : { type: 'literal', value: k, span: NO_SPAN };
     items.push({ key, value: jsonToExpr(v, sink, [...path, k]) });
   }
   return { type: 'object', items, span: NO_SPAN, ...(dynamic ? { dynamic } : {}) };
@@ -75,17 +84,32 @@ function isDynamicSpec(v: unknown): v is Record<string, unknown> {
   const entries = Object.values(v as Record<string, unknown>);
   return (
     entries.length > 0 &&
-    entries.every((s) => typeof s === 'object' && s !== null && !Array.isArray(s) && 'for_each' in s && 'content' in s)
+    entries.every(
+      (s) => typeof s === 'object' && s !== null && !Array.isArray(s) && 'for_each' in s && 'content' in s,
+    )
   );
 }
 
-function dynamicBlock(blockType: string, spec: Record<string, unknown>, sink: ParseSink, path: AttrPath): DynamicBlock {
+function dynamicBlock(
+  blockType: string,
+  spec: Record<string, unknown>,
+  sink: ParseSink,
+  path: AttrPath,
+): DynamicBlock {
   const iterator = spec['iterator'] ?? blockType;
   if (typeof iterator !== 'string' || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(iterator)) {
-    report(sink, [...path, 'iterator'], new ExpressionError('Invalid dynamic block', 'the iterator must be a plain name'));
+    report(
+      sink,
+      [...path, 'iterator'],
+      new ExpressionError('Invalid dynamic block', 'the iterator must be a plain name'),
+    );
   }
   if (spec['labels'] !== undefined) {
-    report(sink, [...path, 'labels'], new ExpressionError('Unsupported dynamic block labels', 'labelled dynamic blocks are not supported'));
+    report(
+      sink,
+      [...path, 'labels'],
+      new ExpressionError('Unsupported dynamic block labels', 'labelled dynamic blocks are not supported'),
+    );
   }
   const content = spec['content'];
   return {

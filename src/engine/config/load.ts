@@ -42,11 +42,23 @@ export async function listSynthesizedStacks(outdir: string): Promise<Synthesized
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new ConfigError([diagnostic({ address: file }, 'No synthesized stacks found', `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run "cdktf synth" first`)]);
+    throw new ConfigError([
+      diagnostic(
+        { address: file },
+        'No synthesized stacks found',
+        `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run "cdktf synth" first`,
+      ),
+    ]);
   }
   const parsed = ManifestSchema.safeParse(safeJson(text, file));
   if (!parsed.success) {
-    throw new ConfigError([diagnostic({ address: file }, 'Invalid manifest', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))]);
+    throw new ConfigError([
+      diagnostic(
+        { address: file },
+        'Invalid manifest',
+        parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      ),
+    ]);
   }
   return Object.values(parsed.data.stacks).map((s) => ({
     name: s.name,
@@ -69,13 +81,22 @@ function safeJson(text: string, file: string): unknown {
  * Reads and parses one stack's configuration: a path to a cdk.tf.json, or a stack directory that
  * contains one. Throws ConfigError for unreadable files, bad JSON and configuration errors.
  */
-export async function loadStackConfig(fileOrDir: string, opts: Omit<ParseOptions, 'file'> = {}): Promise<StackConfig> {
+export async function loadStackConfig(
+  fileOrDir: string,
+  opts: Omit<ParseOptions, 'file'> = {},
+): Promise<StackConfig> {
   const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new ConfigError([diagnostic({ address: file }, 'Cannot read configuration', (e as NodeJS.ErrnoException).code ?? (e as Error).message)]);
+    throw new ConfigError([
+      diagnostic(
+        { address: file },
+        'Cannot read configuration',
+        (e as NodeJS.ErrnoException).code ?? (e as Error).message,
+      ),
+    ]);
   }
   return parseStackConfig(safeJson(text, file), { ...opts, file });
 }

@@ -12,7 +12,13 @@ import { parseExpression } from '../expressions/parser';
 import type { ResourceMode, ResourceRef } from '../expressions/references';
 import { convertToType, formatType, parseTypeConstraint } from '../expressions/types';
 import { defaultProviderName, resourceAddress } from './address';
-import { ConfigError, diagnostic, diagnosticFromError, type ConfigDiagnostic, type DiagnosticContext } from './errors';
+import {
+  ConfigError,
+  diagnostic,
+  diagnosticFromError,
+  type ConfigDiagnostic,
+  type DiagnosticContext,
+} from './errors';
 import { jsonObjectToExpr, jsonToExpr, type ParseSink } from './json-expr';
 import type {
   Condition,
@@ -48,7 +54,16 @@ export const CdkTfJsonSchema = z.looseObject({
 });
 export type CdkTfJson = z.infer<typeof CdkTfJsonSchema>;
 
-const RESOURCE_META = new Set(['//', 'count', 'for_each', 'depends_on', 'provider', 'lifecycle', 'provisioner', 'connection']);
+const RESOURCE_META = new Set([
+  '//',
+  'count',
+  'for_each',
+  'depends_on',
+  'provider',
+  'lifecycle',
+  'provisioner',
+  'connection',
+]);
 const PROVIDER_META = new Set(['//', 'alias', 'version']);
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -65,7 +80,11 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
   const top = CdkTfJsonSchema.safeParse(json);
   if (!top.success) {
     const issues = top.error.issues.map((i) =>
-      diagnostic({ address: i.path.map(String).join('.') || '(document)' }, 'Invalid configuration document', i.message),
+      diagnostic(
+        { address: i.path.map(String).join('.') || '(document)' },
+        'Invalid configuration document',
+        i.message,
+      ),
     );
     throw new ConfigError(issues);
   }
@@ -85,7 +104,14 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
   };
 
   for (const key of Object.keys(doc)) {
-    if (key === 'module') diagnostics.push(diagnostic({ address: 'module' }, 'Unsupported block', 'Terraform modules are not supported by this engine'));
+    if (key === 'module')
+      diagnostics.push(
+        diagnostic(
+          { address: 'module' },
+          'Unsupported block',
+          'Terraform modules are not supported by this engine',
+        ),
+      );
   }
   parseTerraformBlock(doc.terraform, config, diagnostics);
   for (const [name, blocks] of Object.entries(doc.provider ?? {})) {
@@ -93,17 +119,29 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
       const p = parseProvider(name, raw, diagnostics);
       if (!p) continue;
       if (config.providers.has(p.address)) {
-        diagnostics.push(diagnostic({ address: `provider.${p.address}` }, 'Duplicate provider configuration', `provider "${p.address}" is configured more than once; give each extra one a distinct alias`));
+        diagnostics.push(
+          diagnostic(
+            { address: `provider.${p.address}` },
+            'Duplicate provider configuration',
+            `provider "${p.address}" is configured more than once; give each extra one a distinct alias`,
+          ),
+        );
       }
       config.providers.set(p.address, p);
     }
   }
-  for (const [mode, section] of [['managed', doc.resource], ['data', doc.data]] as const) {
+  for (const [mode, section] of [
+    ['managed', doc.resource],
+    ['data', doc.data],
+  ] as const) {
     for (const [type, byName] of Object.entries(section ?? {})) {
       for (const [name, blocks] of Object.entries(byName)) {
         const address = resourceAddress({ mode, type, name });
         const list = blockList(blocks, { address }, diagnostics);
-        if (list.length > 1) diagnostics.push(diagnostic({ address }, 'Duplicate resource', `${address} is declared ${list.length} times`));
+        if (list.length > 1)
+          diagnostics.push(
+            diagnostic({ address }, 'Duplicate resource', `${address} is declared ${list.length} times`),
+          );
         if (!list[0]) continue;
         const r = parseResource(mode, type, name, list[0], diagnostics);
         (mode === 'data' ? config.dataSources : config.resources).set(address, r);
@@ -118,7 +156,8 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
   for (const obj of localObjects) {
     for (const [name, raw] of Object.entries(obj)) {
       const ctx = { address: `local.${name}` };
-      if (config.locals.has(name)) diagnostics.push(diagnostic(ctx, 'Duplicate local value', `local.${name} is defined more than once`));
+      if (config.locals.has(name))
+        diagnostics.push(diagnostic(ctx, 'Duplicate local value', `local.${name} is defined more than once`));
       const sink: ParseSink = { ctx, diagnostics };
       const local: LocalConfig = { name, expr: jsonToExpr(raw, sink) };
       config.locals.set(name, local);
@@ -153,7 +192,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function toArray(v: Record<string, unknown> | Record<string, unknown>[] | undefined): Record<string, unknown>[] {
+function toArray(
+  v: Record<string, unknown> | Record<string, unknown>[] | undefined,
+): Record<string, unknown>[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
@@ -196,10 +237,17 @@ function staticBool(v: unknown, ctx: DiagnosticContext, path: AttrPath, out: Con
   return false;
 }
 
-function parseResourceRefs(v: unknown, ctx: DiagnosticContext, path: AttrPath, out: ConfigDiagnostic[]): ResourceRef[] {
+function parseResourceRefs(
+  v: unknown,
+  ctx: DiagnosticContext,
+  path: AttrPath,
+  out: ConfigDiagnostic[],
+): ResourceRef[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) {
-    out.push(diagnostic({ ...ctx, path }, 'Invalid depends_on', 'depends_on must be a list of resource references'));
+    out.push(
+      diagnostic({ ...ctx, path }, 'Invalid depends_on', 'depends_on must be a list of resource references'),
+    );
     return [];
   }
   const refs: ResourceRef[] = [];
@@ -207,7 +255,11 @@ function parseResourceRefs(v: unknown, ctx: DiagnosticContext, path: AttrPath, o
     const ref = typeof item === 'string' ? staticResourceRef(item) : undefined;
     if (!ref) {
       out.push(
-        diagnostic({ ...ctx, path: [...path, i] }, 'Invalid depends_on reference', `${JSON.stringify(item)} is not a reference to a resource or data source (e.g. "sched_job.web")`),
+        diagnostic(
+          { ...ctx, path: [...path, i] },
+          'Invalid depends_on reference',
+          `${JSON.stringify(item)} is not a reference to a resource or data source (e.g. "sched_job.web")`,
+        ),
       );
       return;
     }
@@ -231,7 +283,8 @@ function staticResourceRef(text: string): ResourceRef | undefined {
     if (t?.kind !== 'attr' || n?.kind !== 'attr') return undefined;
     return { mode: 'data', type: t.name, name: n.name };
   }
-  if (['var', 'local', 'module', 'count', 'each', 'self', 'path', 'terraform'].includes(e.name)) return undefined;
+  if (['var', 'local', 'module', 'count', 'each', 'self', 'path', 'terraform'].includes(e.name))
+    return undefined;
   const [n] = attrs;
   if (n?.kind !== 'attr') return undefined;
   return { mode: 'managed', type: e.name, name: n.name };
@@ -244,14 +297,25 @@ function parseProviderRef(v: unknown): ProviderRef | undefined {
   return { name: m[1]!, ...(m[2] !== undefined ? { alias: m[2] } : {}) };
 }
 
-function parseConditions(v: unknown, ctx: DiagnosticContext, path: AttrPath, out: ConfigDiagnostic[]): Condition[] {
+function parseConditions(
+  v: unknown,
+  ctx: DiagnosticContext,
+  path: AttrPath,
+  out: ConfigDiagnostic[],
+): Condition[] {
   if (v === undefined || v === null) return [];
   const list = Array.isArray(v) ? v : [v];
   const sink: ParseSink = { ctx, diagnostics: out };
   const conds: Condition[] = [];
   list.forEach((c, i) => {
     if (!isObject(c) || c['condition'] === undefined) {
-      out.push(diagnostic({ ...ctx, path: [...path, i] }, 'Invalid condition block', 'a condition needs "condition" and "error_message"'));
+      out.push(
+        diagnostic(
+          { ...ctx, path: [...path, i] },
+          'Invalid condition block',
+          'a condition needs "condition" and "error_message"',
+        ),
+      );
       return;
     }
     conds.push({
@@ -262,16 +326,24 @@ function parseConditions(v: unknown, ctx: DiagnosticContext, path: AttrPath, out
   return conds;
 }
 
-function parseIgnoreChanges(v: unknown, ctx: DiagnosticContext, out: ConfigDiagnostic[]): Lifecycle['ignoreChanges'] {
+function parseIgnoreChanges(
+  v: unknown,
+  ctx: DiagnosticContext,
+  out: ConfigDiagnostic[],
+): Lifecycle['ignoreChanges'] {
   if (v === undefined || v === null) return [];
   const path: AttrPath = ['lifecycle', 'ignore_changes'];
   if (typeof v === 'string') {
     if (stripInterpolation(v) === 'all') return 'all';
-    out.push(diagnostic({ ...ctx, path }, 'Invalid ignore_changes', 'use "all" or a list of attribute names'));
+    out.push(
+      diagnostic({ ...ctx, path }, 'Invalid ignore_changes', 'use "all" or a list of attribute names'),
+    );
     return [];
   }
   if (!Array.isArray(v)) {
-    out.push(diagnostic({ ...ctx, path }, 'Invalid ignore_changes', 'use "all" or a list of attribute names'));
+    out.push(
+      diagnostic({ ...ctx, path }, 'Invalid ignore_changes', 'use "all" or a list of attribute names'),
+    );
     return [];
   }
   const paths: AttrPath[] = [];
@@ -279,7 +351,13 @@ function parseIgnoreChanges(v: unknown, ctx: DiagnosticContext, out: ConfigDiagn
     const p = typeof item === 'string' ? attributePath(item) : undefined;
     if (p === 'all') return 'all';
     if (!p) {
-      out.push(diagnostic({ ...ctx, path: [...path, i] }, 'Invalid ignore_changes entry', `${JSON.stringify(item)} is not an attribute path (e.g. "meta" or "task_group[0].count")`));
+      out.push(
+        diagnostic(
+          { ...ctx, path: [...path, i] },
+          'Invalid ignore_changes entry',
+          `${JSON.stringify(item)} is not an attribute path (e.g. "meta" or "task_group[0].count")`,
+        ),
+      );
       continue;
     }
     paths.push(p);
@@ -301,13 +379,22 @@ function attributePath(text: string): AttrPath | 'all' | undefined {
   const path: AttrPath = [e.name];
   for (const st of e.steps) {
     if (st.kind === 'attr') path.push(st.name);
-    else if (st.key.type === 'literal' && (typeof st.key.value === 'string' || typeof st.key.value === 'number')) path.push(st.key.value);
+    else if (
+      st.key.type === 'literal' &&
+      (typeof st.key.value === 'string' || typeof st.key.value === 'number')
+    )
+      path.push(st.key.value);
     else return undefined;
   }
   return path;
 }
 
-function parseLifecycle(mode: ResourceMode, v: unknown, ctx: DiagnosticContext, out: ConfigDiagnostic[]): Lifecycle {
+function parseLifecycle(
+  mode: ResourceMode,
+  v: unknown,
+  ctx: DiagnosticContext,
+  out: ConfigDiagnostic[],
+): Lifecycle {
   const lc: Lifecycle = {
     preventDestroy: false,
     createBeforeDestroy: false,
@@ -318,28 +405,52 @@ function parseLifecycle(mode: ResourceMode, v: unknown, ctx: DiagnosticContext, 
   };
   if (v === undefined || v === null) return lc;
   if (!isObject(v)) {
-    out.push(diagnostic({ ...ctx, path: ['lifecycle'] }, 'Invalid lifecycle block', 'lifecycle must be an object'));
+    out.push(
+      diagnostic({ ...ctx, path: ['lifecycle'] }, 'Invalid lifecycle block', 'lifecycle must be an object'),
+    );
     return lc;
   }
   const allowed =
     mode === 'data'
       ? ['precondition', 'postcondition']
-      : ['prevent_destroy', 'create_before_destroy', 'ignore_changes', 'replace_triggered_by', 'precondition', 'postcondition'];
+      : [
+          'prevent_destroy',
+          'create_before_destroy',
+          'ignore_changes',
+          'replace_triggered_by',
+          'precondition',
+          'postcondition',
+        ];
   for (const k of Object.keys(v)) {
     if (!allowed.includes(k) && k !== '//') {
       out.push(
-        diagnostic({ ...ctx, path: ['lifecycle', k] }, 'Unsupported lifecycle argument', `"${k}" is not valid here; valid arguments are ${allowed.join(', ')}`),
+        diagnostic(
+          { ...ctx, path: ['lifecycle', k] },
+          'Unsupported lifecycle argument',
+          `"${k}" is not valid here; valid arguments are ${allowed.join(', ')}`,
+        ),
       );
     }
   }
   lc.preventDestroy = staticBool(v['prevent_destroy'], ctx, ['lifecycle', 'prevent_destroy'], out);
-  lc.createBeforeDestroy = staticBool(v['create_before_destroy'], ctx, ['lifecycle', 'create_before_destroy'], out);
+  lc.createBeforeDestroy = staticBool(
+    v['create_before_destroy'],
+    ctx,
+    ['lifecycle', 'create_before_destroy'],
+    out,
+  );
   lc.ignoreChanges = parseIgnoreChanges(v['ignore_changes'], ctx, out);
   const rtb = v['replace_triggered_by'];
   if (rtb !== undefined && rtb !== null) {
     const sink: ParseSink = { ctx, diagnostics: out };
     if (!Array.isArray(rtb)) {
-      out.push(diagnostic({ ...ctx, path: ['lifecycle', 'replace_triggered_by'] }, 'Invalid replace_triggered_by', 'must be a list of references'));
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['lifecycle', 'replace_triggered_by'] },
+          'Invalid replace_triggered_by',
+          'must be a list of references',
+        ),
+      );
     } else {
       rtb.forEach((item, i) => {
         const path: AttrPath = ['lifecycle', 'replace_triggered_by', i];
@@ -347,7 +458,13 @@ function parseLifecycle(mode: ResourceMode, v: unknown, ctx: DiagnosticContext, 
         const text = typeof item === 'string' && !item.includes('${') ? `\${${item}}` : item;
         const e = jsonToExpr(text, sink, path);
         if (e.type !== 'scope' && !(e.type === 'literal' && e.value === null)) {
-          out.push(diagnostic({ ...ctx, path }, 'Invalid replace_triggered_by expression', 'only references to resources or their attributes are allowed'));
+          out.push(
+            diagnostic(
+              { ...ctx, path },
+              'Invalid replace_triggered_by expression',
+              'only references to resources or their attributes are allowed',
+            ),
+          );
         }
         lc.replaceTriggeredBy.push(e);
       });
@@ -358,21 +475,48 @@ function parseLifecycle(mode: ResourceMode, v: unknown, ctx: DiagnosticContext, 
   return lc;
 }
 
-function parseResource(mode: ResourceMode, type: string, name: string, raw: Record<string, unknown>, out: ConfigDiagnostic[]): ResourceConfig {
+function parseResource(
+  mode: ResourceMode,
+  type: string,
+  name: string,
+  raw: Record<string, unknown>,
+  out: ConfigDiagnostic[],
+): ResourceConfig {
   const address = resourceAddress({ mode, type, name });
   const construct = constructOf(raw);
   const ctx = ctxOf(address, construct);
   const sink: ParseSink = { ctx, diagnostics: out };
-  if (!NAME_RE.test(name)) out.push(diagnostic(ctx, 'Invalid resource name', `"${name}" must start with a letter or underscore and contain only letters, digits, underscores and dashes`));
+  if (!NAME_RE.test(name))
+    out.push(
+      diagnostic(
+        ctx,
+        'Invalid resource name',
+        `"${name}" must start with a letter or underscore and contain only letters, digits, underscores and dashes`,
+      ),
+    );
   for (const k of ['provisioner', 'connection']) {
-    if (raw[k] !== undefined) out.push(diagnostic({ ...ctx, path: [k] }, `Unsupported ${k}`, 'provisioners and connections are not supported by this engine'));
+    if (raw[k] !== undefined)
+      out.push(
+        diagnostic(
+          { ...ctx, path: [k] },
+          `Unsupported ${k}`,
+          'provisioners and connections are not supported by this engine',
+        ),
+      );
   }
   let provider: ProviderRef = { name: defaultProviderName(type) };
   const providerExplicit = raw['provider'] !== undefined && raw['provider'] !== null;
   if (providerExplicit) {
     const p = parseProviderRef(raw['provider']);
     if (p) provider = p;
-    else out.push(diagnostic({ ...ctx, path: ['provider'] }, 'Invalid provider reference', `${JSON.stringify(raw['provider'])} is not a provider reference such as "sched" or "sched.west"`));
+    else
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['provider'] },
+          'Invalid provider reference',
+          `${JSON.stringify(raw['provider'])} is not a provider reference such as "sched" or "sched.west"`,
+        ),
+      );
   }
   const r: ResourceConfig = {
     mode,
@@ -387,18 +531,36 @@ function parseResource(mode: ResourceMode, type: string, name: string, raw: Reco
     body: jsonObjectToExpr(raw, sink, [], RESOURCE_META),
     raw,
   };
-  if (raw['count'] !== undefined && raw['count'] !== null) r.count = jsonToExpr(raw['count'], sink, ['count']);
-  if (raw['for_each'] !== undefined && raw['for_each'] !== null) r.forEach = jsonToExpr(raw['for_each'], sink, ['for_each']);
+  if (raw['count'] !== undefined && raw['count'] !== null)
+    r.count = jsonToExpr(raw['count'], sink, ['count']);
+  if (raw['for_each'] !== undefined && raw['for_each'] !== null)
+    r.forEach = jsonToExpr(raw['for_each'], sink, ['for_each']);
   if (r.count && r.forEach) {
-    out.push(diagnostic(ctx, 'Invalid combination of "count" and "for_each"', 'the "count" and "for_each" meta-arguments are mutually exclusive; only one may be used'));
+    out.push(
+      diagnostic(
+        ctx,
+        'Invalid combination of "count" and "for_each"',
+        'the "count" and "for_each" meta-arguments are mutually exclusive; only one may be used',
+      ),
+    );
   }
   return r;
 }
 
-function parseProvider(name: string, raw: Record<string, unknown>, out: ConfigDiagnostic[]): ProviderConfig | undefined {
+function parseProvider(
+  name: string,
+  raw: Record<string, unknown>,
+  out: ConfigDiagnostic[],
+): ProviderConfig | undefined {
   const alias = raw['alias'];
   if (alias !== undefined && (typeof alias !== 'string' || !NAME_RE.test(alias))) {
-    out.push(diagnostic({ address: `provider.${name}`, path: ['alias'] }, 'Invalid provider alias', 'alias must be a plain name'));
+    out.push(
+      diagnostic(
+        { address: `provider.${name}`, path: ['alias'] },
+        'Invalid provider alias',
+        'alias must be a plain name',
+      ),
+    );
     return undefined;
   }
   const address = typeof alias === 'string' ? `${name}.${alias}` : name;
@@ -433,7 +595,13 @@ function parseVariable(name: string, raw: unknown, out: ConfigDiagnostic[]): Var
   if (typeof raw['description'] === 'string') v.description = raw['description'];
   if (raw['type'] !== undefined) {
     if (typeof raw['type'] !== 'string') {
-      out.push(diagnostic({ ...ctx, path: ['type'] }, 'Invalid type specification', 'the type must be a string such as "list(string)"'));
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['type'] },
+          'Invalid type specification',
+          'the type must be a string such as "list(string)"',
+        ),
+      );
     } else {
       try {
         v.type = parseTypeConstraint(raw['type']);
@@ -450,10 +618,22 @@ function parseVariable(name: string, raw: unknown, out: ConfigDiagnostic[]): Var
       v.default = v.type ? convertToType(def, v.type) : def;
     } catch (e) {
       const detail = e instanceof ExpressionError ? e.detail : String(e);
-      out.push(diagnostic({ ...ctx, path: ['default'] }, 'Invalid default value for variable', `${detail ?? ''}${v.type ? ` (type ${formatType(v.type)})` : ''}`));
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['default'] },
+          'Invalid default value for variable',
+          `${detail ?? ''}${v.type ? ` (type ${formatType(v.type)})` : ''}`,
+        ),
+      );
     }
     if (def === null && !v.nullable) {
-      out.push(diagnostic({ ...ctx, path: ['default'] }, 'Invalid default value for variable', 'the default is null but the variable is not nullable'));
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['default'] },
+          'Invalid default value for variable',
+          'the default is null but the variable is not nullable',
+        ),
+      );
     }
   }
   return v;
@@ -485,28 +665,54 @@ function parseImport(raw: Record<string, unknown>, out: ConfigDiagnostic[]): Imp
     out.push(diagnostic(ctx, 'Invalid import block', '"to" (a resource address) and "id" are required'));
     return undefined;
   }
-  const imp: ImportConfig = { to: stripInterpolation(raw['to']), id: jsonToExpr(raw['id'], { ctx: { address: `import ${raw['to']}` }, diagnostics: out }, ['id']) };
+  const imp: ImportConfig = {
+    to: stripInterpolation(raw['to']),
+    id: jsonToExpr(raw['id'], { ctx: { address: `import ${raw['to']}` }, diagnostics: out }, ['id']),
+  };
   if (raw['provider'] !== undefined && raw['provider'] !== null) {
     const p = parseProviderRef(raw['provider']);
     if (p) imp.provider = p;
-    else out.push(diagnostic({ ...ctx, path: ['provider'] }, 'Invalid provider reference', JSON.stringify(raw['provider'])));
+    else
+      out.push(
+        diagnostic(
+          { ...ctx, path: ['provider'] },
+          'Invalid provider reference',
+          JSON.stringify(raw['provider']),
+        ),
+      );
   }
   return imp;
 }
 
-function parseTerraformBlock(tf: Record<string, unknown> | undefined, config: StackConfig, out: ConfigDiagnostic[]): void {
+function parseTerraformBlock(
+  tf: Record<string, unknown> | undefined,
+  config: StackConfig,
+  out: ConfigDiagnostic[],
+): void {
   if (!tf) return;
   const backend = tf['backend'];
   if (backend !== undefined) {
     if (!isObject(backend) || Object.keys(backend).length !== 1) {
-      out.push(diagnostic({ address: 'terraform.backend' }, 'Invalid backend block', 'exactly one backend type must be configured'));
+      out.push(
+        diagnostic(
+          { address: 'terraform.backend' },
+          'Invalid backend block',
+          'exactly one backend type must be configured',
+        ),
+      );
     } else {
       const [type, cfg] = Object.entries(backend)[0]!;
       config.backend = { type, config: isObject(cfg) ? cfg : {} };
     }
   }
   if (tf['cloud'] !== undefined) {
-    out.push(diagnostic({ address: 'terraform.cloud' }, 'Unsupported backend', 'HCP Terraform ("cloud" block) is not supported by this engine'));
+    out.push(
+      diagnostic(
+        { address: 'terraform.cloud' },
+        'Unsupported backend',
+        'HCP Terraform ("cloud" block) is not supported by this engine',
+      ),
+    );
   }
   const rp = tf['required_providers'];
   if (isObject(rp)) {

@@ -57,11 +57,21 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
       if (memo.has(name)) return memo.get(name);
       if (inProgress.includes(name)) {
         const cycle = [...inProgress.slice(inProgress.indexOf(name)), name].map((n) => `local.${n}`);
-        throw new ConfigError([diagnostic({ address: `local.${name}` }, `Cycle: ${cycle.join(' -> ')}`, 'local values refer to each other in a loop')]);
+        throw new ConfigError([
+          diagnostic(
+            { address: `local.${name}` },
+            `Cycle: ${cycle.join(' -> ')}`,
+            'local values refer to each other in a loop',
+          ),
+        ]);
       }
       inProgress.push(name);
       try {
-        const v = located({ address: `local.${name}` }, () => evaluate(local.expr, scope), sourceOf(local.expr));
+        const v = located(
+          { address: `local.${name}` },
+          () => evaluate(local.expr, scope),
+          sourceOf(local.expr),
+        );
         memo.set(name, v);
         return v;
       } finally {
@@ -75,7 +85,11 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
 }
 
 /** The stack scope plus `count.index` / `each.key` / `each.value` (and `self` for postconditions). */
-export function instanceScope(base: EvalScope, instance: InstanceContext | undefined, self?: unknown): EvalScope {
+export function instanceScope(
+  base: EvalScope,
+  instance: InstanceContext | undefined,
+  self?: unknown,
+): EvalScope {
   const s: EvalScope = {
     resolveReference: (ref) => base.resolveReference(ref),
     variable: (n) => base.variable(n),
@@ -94,7 +108,10 @@ export function instanceScope(base: EvalScope, instance: InstanceContext | undef
  * object itself without count/for_each, an array ordered by index with count, an object by key with
  * for_each. Missing instances of a counted resource are UNKNOWN.
  */
-export function assembleResourceValue(mode: 'single' | 'count' | 'for_each', instances: Iterable<readonly [InstanceKey, unknown]>): unknown {
+export function assembleResourceValue(
+  mode: 'single' | 'count' | 'for_each',
+  instances: Iterable<readonly [InstanceKey, unknown]>,
+): unknown {
   const list = [...instances];
   if (mode === 'single') return list.find(([k]) => k === undefined)?.[1] ?? UNKNOWN;
   if (mode === 'count') {
@@ -104,6 +121,8 @@ export function assembleResourceValue(mode: 'single' | 'count' | 'for_each', ins
     return arr;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of list) if (typeof k === 'string') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of list)
+    if (typeof k === 'string')
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   return out;
 }

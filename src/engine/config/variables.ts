@@ -41,7 +41,9 @@ const EMPTY_SCOPE: EvalScope = {
 };
 
 function isPrimitive(t: TypeConstraint | undefined): boolean {
-  return t === undefined || t.kind === 'any' || t.kind === 'string' || t.kind === 'number' || t.kind === 'bool';
+  return (
+    t === undefined || t.kind === 'any' || t.kind === 'string' || t.kind === 'number' || t.kind === 'bool'
+  );
 }
 
 /** Parses a raw `--var` / `TF_VAR_` string for a variable of this type. */
@@ -55,14 +57,22 @@ export function parseRawVariableValue(text: string, type: TypeConstraint | undef
  * Resolves every declared variable to its value. Throws ConfigError listing missing required
  * variables, type mismatches and failed validation rules.
  */
-export function resolveVariables(config: StackConfig, inputs: VariableInputs = {}, opts: ResolveVariablesOptions = {}): ResolvedVariables {
+export function resolveVariables(
+  config: StackConfig,
+  inputs: VariableInputs = {},
+  opts: ResolveVariablesOptions = {},
+): ResolvedVariables {
   const errors: ConfigDiagnostic[] = [];
   const warnings: ConfigDiagnostic[] = [];
   const values: Record<string, unknown> = {};
   const undeclared = opts.undeclared ?? 'warning';
   for (const name of new Set([...Object.keys(inputs.values ?? {}), ...Object.keys(inputs.raw ?? {})])) {
     if (config.variables.has(name) || undeclared === 'ignore') continue;
-    const d = diagnostic({ address: `var.${name}` }, 'Value for undeclared variable', `A value was given for "${name}", but the stack declares no variable of that name.`);
+    const d = diagnostic(
+      { address: `var.${name}` },
+      'Value for undeclared variable',
+      `A value was given for "${name}", but the stack declares no variable of that name.`,
+    );
     if (undeclared === 'error') errors.push(d);
     else warnings.push({ ...d, severity: 'warning' });
   }
@@ -72,7 +82,10 @@ export function resolveVariables(config: StackConfig, inputs: VariableInputs = {
     else values[v.name] = r.value;
   }
   if (errors.length === 0) {
-    const scope: EvalScope = { ...EMPTY_SCOPE, variable: (n) => (config.variables.has(n) ? values[n] : undefined) };
+    const scope: EvalScope = {
+      ...EMPTY_SCOPE,
+      variable: (n) => (config.variables.has(n) ? values[n] : undefined),
+    };
     for (const v of config.variables.values()) {
       if (v.validations.length === 0) continue;
       const res = checkConditions(v.validations, scope, { address: `var.${v.name}` }, 'validation');
@@ -85,7 +98,10 @@ export function resolveVariables(config: StackConfig, inputs: VariableInputs = {
   return { values, diagnostics: warnings };
 }
 
-function resolveOne(v: VariableConfig, inputs: VariableInputs): { value: unknown } | { error: ConfigDiagnostic } {
+function resolveOne(
+  v: VariableConfig,
+  inputs: VariableInputs,
+): { value: unknown } | { error: ConfigDiagnostic } {
   const ctx = { address: `var.${v.name}` };
   let value: unknown;
   let given = false;
@@ -100,22 +116,41 @@ function resolveOne(v: VariableConfig, inputs: VariableInputs): { value: unknown
   } catch (e) {
     return { error: diagnosticFromError(ctx, e, inputs.raw?.[v.name]) };
   }
-  if (value === UNKNOWN) return { error: diagnostic(ctx, 'Invalid value for variable', 'the value must be known') };
+  if (value === UNKNOWN)
+    return { error: diagnostic(ctx, 'Invalid value for variable', 'the value must be known') };
   if (!given) {
     if (!v.hasDefault) {
-      return { error: diagnostic(ctx, 'No value for required variable', `The variable "${v.name}" is required, but no value was given (use --var ${v.name}=... or TF_VAR_${v.name}).`) };
+      return {
+        error: diagnostic(
+          ctx,
+          'No value for required variable',
+          `The variable "${v.name}" is required, but no value was given (use --var ${v.name}=... or TF_VAR_${v.name}).`,
+        ),
+      };
     }
     return { value: v.default ?? null };
   }
   if (value === null || value === undefined) {
     if (v.nullable) return { value: null };
     if (v.hasDefault && v.default !== null) return { value: v.default };
-    return { error: diagnostic(ctx, 'Invalid value for variable', `The variable "${v.name}" is not nullable, but null was given.`) };
+    return {
+      error: diagnostic(
+        ctx,
+        'Invalid value for variable',
+        `The variable "${v.name}" is not nullable, but null was given.`,
+      ),
+    };
   }
   try {
     return { value: v.type ? convertToType(value, v.type) : value };
   } catch (e) {
     const detail = e instanceof ExpressionError ? (e.detail ?? e.summary) : String(e);
-    return { error: diagnostic(ctx, 'Invalid value for variable', `${detail}${v.type ? ` (the variable's type is ${formatType(v.type)})` : ''}`) };
+    return {
+      error: diagnostic(
+        ctx,
+        'Invalid value for variable',
+        `${detail}${v.type ? ` (the variable's type is ${formatType(v.type)})` : ''}`,
+      ),
+    };
   }
 }

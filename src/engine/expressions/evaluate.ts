@@ -63,7 +63,8 @@ interface Frame {
 }
 
 function lookupFrame(f: Frame | undefined, name: string): { found: boolean; value?: unknown } {
-  for (let cur = f; cur; cur = cur.parent) if (cur.vars.has(name)) return { found: true, value: cur.vars.get(name) };
+  for (let cur = f; cur; cur = cur.parent)
+    if (cur.vars.has(name)) return { found: true, value: cur.vars.get(name) };
   return { found: false };
 }
 
@@ -79,8 +80,13 @@ function err(summary: string, detail: string, span?: Span): ExpressionError {
 function iterate(v: unknown, span: Span, what: string): [string | number, unknown][] {
   if (Array.isArray(v)) return v.map((x, i) => [i, x]);
   if (isObjectValue(v)) return sortedEntries(v);
-  if (v === null) throw err('Iteration over null value', `A null value cannot be used as the collection in ${what}.`, span);
-  throw err('Iteration over non-iterable value', `A value of type ${typeName(v)} cannot be used as the collection in ${what}.`, span);
+  if (v === null)
+    throw err('Iteration over null value', `A null value cannot be used as the collection in ${what}.`, span);
+  throw err(
+    'Iteration over non-iterable value',
+    `A value of type ${typeName(v)} cannot be used as the collection in ${what}.`,
+    span,
+  );
 }
 
 class Evaluator {
@@ -113,16 +119,36 @@ class Evaluator {
         const v = this.eval(e.operand, f);
         if (isUnknown(v)) return UNKNOWN;
         return e.op === '-'
-          ? -this.wrap(() => toNum(v, 'operand'), e.operand.span, 'Invalid operand', 'Unsuitable value for unary operand')
-          : !this.wrap(() => toBool(v, 'operand'), e.operand.span, 'Invalid operand', 'Unsuitable value for unary operand');
+          ? -this.wrap(
+              () => toNum(v, 'operand'),
+              e.operand.span,
+              'Invalid operand',
+              'Unsuitable value for unary operand',
+            )
+          : !this.wrap(
+              () => toBool(v, 'operand'),
+              e.operand.span,
+              'Invalid operand',
+              'Unsuitable value for unary operand',
+            );
       }
       case 'binary':
         return this.binary(e.op, e.left, e.right, e.span, f);
       case 'conditional': {
         const c = this.eval(e.cond, f);
         if (isUnknown(c)) return UNKNOWN;
-        if (c === null) throw err('Invalid conditional', 'The condition value is null. Conditions must either be true or false.', e.cond.span);
-        const b = this.wrap(() => toBool(c), e.cond.span, 'Incorrect condition type', 'The condition expression must be of type bool');
+        if (c === null)
+          throw err(
+            'Invalid conditional',
+            'The condition value is null. Conditions must either be true or false.',
+            e.cond.span,
+          );
+        const b = this.wrap(
+          () => toBool(c),
+          e.cond.span,
+          'Incorrect condition type',
+          'The condition expression must be of type bool',
+        );
         // Only the chosen branch is evaluated, so `var.x != null ? var.x.y : ""` works on null.
         return this.eval(b ? e.then : e.else, f);
       }
@@ -163,7 +189,12 @@ class Evaluator {
             unknown = true;
             break;
           }
-          const b = this.wrap(() => toBool(c), p.cond.span, 'Invalid template directive', 'The if condition must be a bool');
+          const b = this.wrap(
+            () => toBool(c),
+            p.cond.span,
+            'Invalid template directive',
+            'The if condition must be a bool',
+          );
           const v = this.template(b ? p.then : p.else, f);
           if (isUnknown(v)) unknown = true;
           else out += v as string;
@@ -191,7 +222,11 @@ class Evaluator {
 
   private interpolated(v: unknown, span: Span): string {
     if (v === null || v === undefined) {
-      throw err('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', span);
+      throw err(
+        'Invalid template interpolation value',
+        'The expression result is null. Cannot include a null value in a string template.',
+        span,
+      );
     }
     if (typeof v === 'object') {
       throw err(
@@ -211,7 +246,11 @@ class Evaluator {
     const attrName = (i: number, what: string): string => {
       const st = e.steps[i];
       if (st?.kind !== 'attr') {
-        throw err('Invalid reference', `The "${e.name}" object cannot be accessed directly. Instead, access ${what}.`, e.span);
+        throw err(
+          'Invalid reference',
+          `The "${e.name}" object cannot be accessed directly. Instead, access ${what}.`,
+          e.span,
+        );
       }
       return st.name;
     };
@@ -219,13 +258,23 @@ class Evaluator {
       case 'var': {
         const name = attrName(0, 'one of its attributes');
         const v = s.variable(name);
-        if (v === undefined) throw err('Reference to undeclared input variable', `An input variable with the name "${name}" has not been declared.`, e.span);
+        if (v === undefined)
+          throw err(
+            'Reference to undeclared input variable',
+            `An input variable with the name "${name}" has not been declared.`,
+            e.span,
+          );
         return this.steps(v, e.steps.slice(1), f);
       }
       case 'local': {
         const name = attrName(0, 'one of its attributes');
         const v = s.local(name);
-        if (v === undefined) throw err('Reference to undeclared local value', `A local value with the name "${name}" has not been declared.`, e.span);
+        if (v === undefined)
+          throw err(
+            'Reference to undeclared local value',
+            `A local value with the name "${name}" has not been declared.`,
+            e.span,
+          );
         return this.steps(v, e.steps.slice(1), f);
       }
       case 'count': {
@@ -237,7 +286,12 @@ class Evaluator {
           );
         }
         const a = attrName(0, '"count.index"');
-        if (a !== 'index') throw err('Invalid "count" attribute', `The "count" object does not have an attribute named "${a}". The only supported attribute is count.index.`, e.span);
+        if (a !== 'index')
+          throw err(
+            'Invalid "count" attribute',
+            `The "count" object does not have an attribute named "${a}". The only supported attribute is count.index.`,
+            e.span,
+          );
         return this.steps(s.count.index, e.steps.slice(1), f);
       }
       case 'each': {
@@ -249,21 +303,41 @@ class Evaluator {
           );
         }
         const a = attrName(0, '"each.key" or "each.value"');
-        if (a !== 'key' && a !== 'value') throw err('Invalid "each" attribute', `The "each" object does not have an attribute named "${a}". The supported attributes are each.key and each.value.`, e.span);
+        if (a !== 'key' && a !== 'value')
+          throw err(
+            'Invalid "each" attribute',
+            `The "each" object does not have an attribute named "${a}". The supported attributes are each.key and each.value.`,
+            e.span,
+          );
         return this.steps(a === 'key' ? s.each.key : s.each.value, e.steps.slice(1), f);
       }
       case 'self':
-        if (s.self === undefined) throw err('Invalid "self" reference', 'The "self" object is not available in this context.', e.span);
+        if (s.self === undefined)
+          throw err(
+            'Invalid "self" reference',
+            'The "self" object is not available in this context.',
+            e.span,
+          );
         return this.steps(s.self, e.steps, f);
       case 'path': {
         const a = attrName(0, 'path.module, path.root or path.cwd');
         const p = s.path ?? { module: '.', root: '.', cwd: process.cwd() };
-        if (a !== 'module' && a !== 'root' && a !== 'cwd') throw err('Invalid "path" attribute', `The "path" object does not have an attribute named "${a}".`, e.span);
+        if (a !== 'module' && a !== 'root' && a !== 'cwd')
+          throw err(
+            'Invalid "path" attribute',
+            `The "path" object does not have an attribute named "${a}".`,
+            e.span,
+          );
         return this.steps(p[a], e.steps.slice(1), f);
       }
       case 'terraform': {
         const a = attrName(0, 'terraform.workspace');
-        if (a !== 'workspace') throw err('Invalid "terraform" attribute', `The "terraform" object does not have an attribute named "${a}".`, e.span);
+        if (a !== 'workspace')
+          throw err(
+            'Invalid "terraform" attribute',
+            `The "terraform" object does not have an attribute named "${a}".`,
+            e.span,
+          );
         return this.steps(s.workspace ?? 'default', e.steps.slice(1), f);
       }
       case 'module':
@@ -273,12 +347,19 @@ class Evaluator {
           attrName(0, 'a data source type');
           attrName(1, 'a data source name');
         } else {
-          attrName(0, 'a resource name (a reference to a resource type must be followed by at least one attribute access)');
+          attrName(
+            0,
+            'a resource name (a reference to a resource type must be followed by at least one attribute access)',
+          );
         }
         const v = s.resolveReference(ref);
         if (v === undefined) {
           const what = ref.mode === 'data' ? 'data resource' : 'managed resource';
-          throw err('Reference to undeclared resource', `A ${what} "${ref.type}" "${ref.name}" has not been declared.`, e.span);
+          throw err(
+            'Reference to undeclared resource',
+            `A ${what} "${ref.type}" "${ref.name}" has not been declared.`,
+            e.span,
+          );
         }
         return this.steps(v, e.steps.slice(ref.mode === 'data' ? 2 : 1), f);
       }
@@ -292,11 +373,19 @@ class Evaluator {
       if (st.kind === 'attr') {
         if (isObjectValue(cur)) {
           if (!Object.prototype.hasOwnProperty.call(cur, st.name)) {
-            throw err('Unsupported attribute', `This object does not have an attribute named "${st.name}".`, st.span);
+            throw err(
+              'Unsupported attribute',
+              `This object does not have an attribute named "${st.name}".`,
+              st.span,
+            );
           }
           cur = cur[st.name];
         } else if (cur === null || cur === undefined) {
-          throw err('Attempt to get attribute from null value', `This value is null, so it does not have any attributes (looking for "${st.name}").`, st.span);
+          throw err(
+            'Attempt to get attribute from null value',
+            `This value is null, so it does not have any attributes (looking for "${st.name}").`,
+            st.span,
+          );
         } else if (Array.isArray(cur)) {
           throw err(
             'Unsupported attribute',
@@ -304,7 +393,11 @@ class Evaluator {
             st.span,
           );
         } else {
-          throw err('Unsupported attribute', `Can't access attribute "${st.name}" on a ${typeName(cur)} value.`, st.span);
+          throw err(
+            'Unsupported attribute',
+            `Can't access attribute "${st.name}" on a ${typeName(cur)} value.`,
+            st.span,
+          );
         }
         continue;
       }
@@ -316,10 +409,16 @@ class Evaluator {
   }
 
   private index(coll: unknown, key: unknown, span: Span): unknown {
-    if (coll === null || coll === undefined) throw err('Attempt to index null value', 'This value is null, so it does not have any indices.', span);
-    if (key === null) throw err('Invalid index', 'Can\'t use a null value as an indexing key.', span);
+    if (coll === null || coll === undefined)
+      throw err('Attempt to index null value', 'This value is null, so it does not have any indices.', span);
+    if (key === null) throw err('Invalid index', "Can't use a null value as an indexing key.", span);
     if (Array.isArray(coll)) {
-      const n = this.wrap(() => toNum(key), span, 'Invalid index', 'The given key does not identify an element in this collection value');
+      const n = this.wrap(
+        () => toNum(key),
+        span,
+        'Invalid index',
+        'The given key does not identify an element in this collection value',
+      );
       if (!Number.isInteger(n) || n < 0 || n >= coll.length) {
         throw err(
           'Invalid index',
@@ -330,9 +429,18 @@ class Evaluator {
       return coll[n];
     }
     if (isObjectValue(coll)) {
-      const k = this.wrap(() => toStr(key), span, 'Invalid index', 'The given key does not identify an element in this collection value');
+      const k = this.wrap(
+        () => toStr(key),
+        span,
+        'Invalid index',
+        'The given key does not identify an element in this collection value',
+      );
       if (!Object.prototype.hasOwnProperty.call(coll, k)) {
-        throw err('Invalid index', `The given key does not identify an element in this collection value: no element "${k}".`, span);
+        throw err(
+          'Invalid index',
+          `The given key does not identify an element in this collection value: no element "${k}".`,
+          span,
+        );
       }
       return coll[k];
     }
@@ -342,7 +450,12 @@ class Evaluator {
   private call(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
     if (e.name === 'try') return this.tryCall(e, f);
     if (e.name === 'can') {
-      if (e.args.length !== 1) throw err('Invalid function call', `Function "can" expects exactly 1 argument, got ${e.args.length}.`, e.span);
+      if (e.args.length !== 1)
+        throw err(
+          'Invalid function call',
+          `Function "can" expects exactly 1 argument, got ${e.args.length}.`,
+          e.span,
+        );
       try {
         return containsUnknown(this.eval(e.args[0]!, f)) ? UNKNOWN : true;
       } catch (x) {
@@ -351,21 +464,34 @@ class Evaluator {
       }
     }
     const def = lookupFunction(e.name);
-    if (!def) throw err(`Call to unknown function "${e.name}"`, `There is no function named "${e.name}".`, e.span);
+    if (!def)
+      throw err(`Call to unknown function "${e.name}"`, `There is no function named "${e.name}".`, e.span);
     let args = e.args.map((a) => this.eval(a, f));
     if (e.expandFinal) {
       const last = args[args.length - 1];
       if (isUnknown(last)) return UNKNOWN;
       if (!Array.isArray(last)) {
-        throw err('Invalid expanding argument value', 'The expanding argument (indicated by ...) must be of a tuple, list, or set type.', e.args[e.args.length - 1]!.span);
+        throw err(
+          'Invalid expanding argument value',
+          'The expanding argument (indicated by ...) must be of a tuple, list, or set type.',
+          e.args[e.args.length - 1]!.span,
+        );
       }
       args = [...args.slice(0, -1), ...last];
     }
     if (args.length < def.minArgs) {
-      throw err('Not enough function arguments', `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at least '}${def.minArgs} argument(s), got ${args.length}.`, e.span);
+      throw err(
+        'Not enough function arguments',
+        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at least '}${def.minArgs} argument(s), got ${args.length}.`,
+        e.span,
+      );
     }
     if (args.length > def.maxArgs) {
-      throw err('Too many function arguments', `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at most '}${def.maxArgs} argument(s), got ${args.length}.`, e.span);
+      throw err(
+        'Too many function arguments',
+        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at most '}${def.maxArgs} argument(s), got ${args.length}.`,
+        e.span,
+      );
     }
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
     if (unknown) return UNKNOWN;
@@ -374,17 +500,26 @@ class Evaluator {
     } catch (x) {
       if (x instanceof FunctionError) {
         const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
-        throw err('Error in function call', `Call to function "${e.name}" failed: ${x.message}.`, argSpan ?? e.span);
+        throw err(
+          'Error in function call',
+          `Call to function "${e.name}" failed: ${x.message}.`,
+          argSpan ?? e.span,
+        );
       }
       if (x instanceof ExpressionError) {
-        throw err('Error in function call', `Call to function "${e.name}" failed: ${x.detail ?? x.summary}.`, e.span);
+        throw err(
+          'Error in function call',
+          `Call to function "${e.name}" failed: ${x.detail ?? x.summary}.`,
+          e.span,
+        );
       }
       throw x;
     }
   }
 
   private tryCall(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
-    if (e.args.length === 0) throw err('Invalid function call', 'Function "try" needs at least one argument.', e.span);
+    if (e.args.length === 0)
+      throw err('Invalid function call', 'Function "try" needs at least one argument.', e.span);
     const errors: string[] = [];
     for (const a of e.args) {
       try {
@@ -396,17 +531,35 @@ class Evaluator {
         errors.push(x.message);
       }
     }
-    throw err('Error in function call', `Call to function "try" failed: no expression succeeded:\n- ${errors.join('\n- ')}`, e.span);
+    throw err(
+      'Error in function call',
+      `Call to function "try" failed: no expression succeeded:\n- ${errors.join('\n- ')}`,
+      e.span,
+    );
   }
 
   private binary(op: BinaryOp, le: Expr, re: Expr, span: Span, f: Frame | undefined): unknown {
     if (op === '&&' || op === '||') {
       const l = this.eval(le, f);
-      const lb = isUnknown(l) ? l : this.wrap(() => toBool(l), le.span, 'Invalid operand', `Unsuitable value for left operand of ${op}`);
+      const lb = isUnknown(l)
+        ? l
+        : this.wrap(
+            () => toBool(l),
+            le.span,
+            'Invalid operand',
+            `Unsuitable value for left operand of ${op}`,
+          );
       // A known left side that decides the result wins even over an unknown right side.
       if (lb === (op === '||')) return lb;
       const r = this.eval(re, f);
-      const rb = isUnknown(r) ? r : this.wrap(() => toBool(r), re.span, 'Invalid operand', `Unsuitable value for right operand of ${op}`);
+      const rb = isUnknown(r)
+        ? r
+        : this.wrap(
+            () => toBool(r),
+            re.span,
+            'Invalid operand',
+            `Unsuitable value for right operand of ${op}`,
+          );
       if (isUnknown(lb) || isUnknown(rb)) {
         if (rb === (op === '||')) return rb;
         return UNKNOWN;
@@ -421,8 +574,18 @@ class Evaluator {
       return op === '==' ? eq : !eq;
     }
     if (isUnknown(l) || isUnknown(r)) return UNKNOWN;
-    const a = this.wrap(() => toNum(l), le.span, 'Invalid operand', `Unsuitable value for left operand of ${op}`);
-    const b = this.wrap(() => toNum(r), re.span, 'Invalid operand', `Unsuitable value for right operand of ${op}`);
+    const a = this.wrap(
+      () => toNum(l),
+      le.span,
+      'Invalid operand',
+      `Unsuitable value for left operand of ${op}`,
+    );
+    const b = this.wrap(
+      () => toNum(r),
+      re.span,
+      'Invalid operand',
+      `Unsuitable value for right operand of ${op}`,
+    );
     switch (op) {
       case '+':
         return a + b;
@@ -447,7 +610,11 @@ class Evaluator {
     }
   }
 
-  private object(items: { key: Expr; value: Expr }[], dynamic: DynamicBlock[] | undefined, f: Frame | undefined): unknown {
+  private object(
+    items: { key: Expr; value: Expr }[],
+    dynamic: DynamicBlock[] | undefined,
+    f: Frame | undefined,
+  ): unknown {
     const out: Record<string, unknown> = {};
     let unknownKey = false;
     for (const it of items) {
@@ -458,7 +625,11 @@ class Evaluator {
         continue;
       }
       if (k === null) throw err('Invalid object key', 'Object keys must not be null.', it.key.span);
-      setProp(out, this.wrap(() => toStr(k), it.key.span, 'Invalid object key', 'Object keys must be strings'), v);
+      setProp(
+        out,
+        this.wrap(() => toStr(k), it.key.span, 'Invalid object key', 'Object keys must be strings'),
+        v,
+      );
     }
     for (const d of dynamic ?? []) this.dynamicBlock(d, out, f);
     return unknownKey ? UNKNOWN : out;
@@ -479,7 +650,8 @@ class Evaluator {
     }
     const existing = out[d.blockType];
     if (isUnknown(existing)) return;
-    const prior = existing === undefined || existing === null ? [] : Array.isArray(existing) ? existing : [existing];
+    const prior =
+      existing === undefined || existing === null ? [] : Array.isArray(existing) ? existing : [existing];
     setProp(out, d.blockType, [...prior, ...blocks]);
   }
 
@@ -500,7 +672,15 @@ class Evaluator {
           unknown = true;
           continue;
         }
-        if (!this.wrap(() => toBool(c), e.cond.span, 'Invalid for expression condition', 'The condition must be a bool')) continue;
+        if (
+          !this.wrap(
+            () => toBool(c),
+            e.cond.span,
+            'Invalid for expression condition',
+            'The condition must be a bool',
+          )
+        )
+          continue;
       }
       const val = this.eval(e.valExpr, inner);
       if (!e.keyExpr) {
@@ -512,8 +692,18 @@ class Evaluator {
         unknown = true;
         continue;
       }
-      if (key === null) throw err('Invalid object key', 'Key expression in for expression must not produce a null value.', e.keyExpr.span);
-      const ks = this.wrap(() => toStr(key), e.keyExpr.span, 'Invalid object key', 'Object keys must be strings');
+      if (key === null)
+        throw err(
+          'Invalid object key',
+          'Key expression in for expression must not produce a null value.',
+          e.keyExpr.span,
+        );
+      const ks = this.wrap(
+        () => toStr(key),
+        e.keyExpr.span,
+        'Invalid object key',
+        'Object keys must be strings',
+      );
       if (e.grouping) {
         const prev = Object.prototype.hasOwnProperty.call(obj, ks) ? (obj[ks] as unknown[]) : [];
         setProp(obj, ks, [...prev, val]);

@@ -102,7 +102,8 @@ class Parser {
   private expect(s: string, what: string): void {
     this.skipSpace();
     if (!this.startsWith(s)) {
-      const found = this.pos >= this.text.length ? 'end of string' : `"${this.text.slice(this.pos, this.pos + 12)}"`;
+      const found =
+        this.pos >= this.text.length ? 'end of string' : `"${this.text.slice(this.pos, this.pos + 12)}"`;
       throw this.error(`Missing ${what}`, `expected "${s}", found ${found}`);
     }
     this.pos += s.length;
@@ -163,7 +164,8 @@ class Parser {
         const stripL = t[this.pos] === '~';
         if (stripL) this.pos++;
         this.skipSpace();
-        if (t[this.pos] === '}') throw this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1);
+        if (t[this.pos] === '}')
+          throw this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1);
         const expr = this.expr();
         this.skipSpace();
         const stripR = t[this.pos] === '~';
@@ -219,7 +221,12 @@ class Parser {
         const len = c === 'u' ? 4 : 8;
         const hex = t.slice(this.pos, this.pos + len);
         if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) {
-          throw this.error('Invalid escape sequence', `"\\${c}" needs ${len} hex digits`, start, this.pos + len);
+          throw this.error(
+            'Invalid escape sequence',
+            `"\\${c}" needs ${len} hex digits`,
+            start,
+            this.pos + len,
+          );
         }
         this.pos += len;
         return String.fromCodePoint(parseInt(hex, 16));
@@ -264,7 +271,8 @@ class Parser {
           this.pos++;
           this.skipSpace();
           const second = this.ident();
-          if (!second) throw this.error('Invalid template directive', 'expected a value variable name after ","');
+          if (!second)
+            throw this.error('Invalid template directive', 'expected a value variable name after ","');
           keyVar = first;
           valVar = second;
           this.skipSpace();
@@ -286,7 +294,8 @@ class Parser {
     this.skipSpace();
     const stripR = t[this.pos] === '~';
     if (stripR) this.pos++;
-    if (t[this.pos] !== '}') throw this.error('Invalid template directive', 'expected "}" to close the directive');
+    if (t[this.pos] !== '}')
+      throw this.error('Invalid template directive', 'expected "}" to close the directive');
     this.pos++;
     return { kind: 'dir', dir, stripL, stripR, span: { start, end: this.pos } };
   }
@@ -414,7 +423,8 @@ class Parser {
     this.skipSpace();
     const start = this.pos;
     const c = this.peek();
-    if (c === undefined) throw this.error('Missing expression', 'expected an expression, found the end of the string');
+    if (c === undefined)
+      throw this.error('Missing expression', 'expected an expression, found the end of the string');
     if (isDigit(c)) return this.number();
     if (c === '"') {
       this.pos++;
@@ -424,7 +434,10 @@ class Parser {
       return templateExpr(parts, { start, end: this.pos });
     }
     if (c === '<' && this.peek(1) === '<') {
-      throw this.error('Unsupported heredoc', 'heredoc strings are not supported inside JSON configuration strings');
+      throw this.error(
+        'Unsupported heredoc',
+        'heredoc strings are not supported inside JSON configuration strings',
+      );
     }
     if (c === '(') {
       this.pos++;
@@ -438,12 +451,17 @@ class Parser {
     if (name === undefined) {
       throw this.error('Invalid expression', `unexpected "${c}"`);
     }
-    if (name === 'true' || name === 'false') return { type: 'literal', value: name === 'true', span: { start, end: this.pos } };
+    if (name === 'true' || name === 'false')
+      return { type: 'literal', value: name === 'true', span: { start, end: this.pos } };
     if (name === 'null') return { type: 'literal', value: null, span: { start, end: this.pos } };
     this.skipSpace();
     if (this.peek() === '(') return this.call(name, start);
     if (this.startsWith('::')) {
-      throw this.error('Unsupported function', `provider-defined functions ("${name}::...") are not supported`, start);
+      throw this.error(
+        'Unsupported function',
+        `provider-defined functions ("${name}::...") are not supported`,
+        start,
+      );
     }
     return { type: 'scope', name, steps: [], span: { start, end: this.pos } };
   }
@@ -468,7 +486,8 @@ class Parser {
         this.pos += 3;
         expandFinal = true;
         this.skipSpace();
-        if (this.peek() !== ')') throw this.error('Invalid function call', '"..." may only follow the last argument');
+        if (this.peek() !== ')')
+          throw this.error('Invalid function call', '"..." may only follow the last argument');
         break;
       }
       if (this.peek() === ',') {
@@ -489,14 +508,25 @@ class Parser {
       this.skipSpace();
       const c = this.peek();
       const stepStart = this.pos;
+      if (this.startsWith('...')) return cur;
       if (c === '.' && this.peek(1) === '*') {
         this.pos += 2;
-        cur = { type: 'splat', source: cur, steps: this.splatSteps(true), span: { start: base.span.start, end: this.pos } };
+        cur = {
+          type: 'splat',
+          source: cur,
+          steps: this.splatSteps(true),
+          span: { start: base.span.start, end: this.pos },
+        };
         continue;
       }
       if (c === '[' && /^\[\s*\*\s*\]/.test(this.text.slice(this.pos))) {
         this.pos = this.text.indexOf(']', this.pos) + 1;
-        cur = { type: 'splat', source: cur, steps: this.splatSteps(false), span: { start: base.span.start, end: this.pos } };
+        cur = {
+          type: 'splat',
+          source: cur,
+          steps: this.splatSteps(false),
+          span: { start: base.span.start, end: this.pos },
+        };
         continue;
       }
       let step: Step | undefined;
@@ -519,7 +549,8 @@ class Parser {
       return { kind: 'index', key: { type: 'literal', value, span }, span };
     }
     const name = this.ident();
-    if (name === undefined) throw this.error('Invalid attribute name', 'expected an attribute name after "."');
+    if (name === undefined)
+      throw this.error('Invalid attribute name', 'expected an attribute name after "."');
     return { kind: 'attr', name, span: { start, end: this.pos } };
   }
 
@@ -537,8 +568,9 @@ class Parser {
       this.skipSpace();
       const c = this.peek();
       const start = this.pos;
-      if (c === '.' && this.peek(1) !== '*') steps.push(this.attrStep(start));
-      else if (!attrOnly && c === '[' && !/^\[\s*\*\s*\]/.test(this.text.slice(this.pos))) steps.push(this.indexStep(start));
+      if (c === '.' && this.peek(1) !== '*' && !this.startsWith('...')) steps.push(this.attrStep(start));
+      else if (!attrOnly && c === '[' && !/^\[\s*\*\s*\]/.test(this.text.slice(this.pos)))
+        steps.push(this.indexStep(start));
       else return steps;
     }
   }
@@ -644,7 +676,10 @@ class Parser {
       this.pos += 2;
       cond = this.expr();
     }
-    this.expect(kind === 'tuple' ? ']' : '}', kind === 'tuple' ? 'closing "]" of for expression' : 'closing "}" of for expression');
+    this.expect(
+      kind === 'tuple' ? ']' : '}',
+      kind === 'tuple' ? 'closing "]" of for expression' : 'closing "}" of for expression',
+    );
     return {
       type: 'for',
       valVar,

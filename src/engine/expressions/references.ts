@@ -35,7 +35,8 @@ export function resourceRefAddress(r: ResourceRef): string {
 export function formatReference(r: Reference): string {
   switch (r.kind) {
     case 'resource': {
-      const key = r.key === undefined ? '' : typeof r.key === 'number' ? `[${r.key}]` : `[${JSON.stringify(r.key)}]`;
+      const key =
+        r.key === undefined ? '' : typeof r.key === 'number' ? `[${r.key}]` : `[${JSON.stringify(r.key)}]`;
       const path = r.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
       return `${resourceRefAddress(r)}${key}${path}`;
     }
@@ -49,7 +50,6 @@ export function formatReference(r: Reference): string {
       return `${r.kind}.${r.attr}`;
   }
 }
-
 
 function staticKey(step: Step | undefined): string | number | undefined {
   if (!step) return undefined;
@@ -206,4 +206,3 @@ export function findReferences(e: Expr): Reference[] {
   visitExpr(e, { reference: (r) => out.push(r) });
   return out;
 }
-

@@ -34,7 +34,8 @@ export function parseTypeConstraint(text: string): TypeConstraint {
 }
 
 function typeFromExpr(e: Expr, text: string): TypeConstraint {
-  const bad = (why: string): ExpressionError => new ExpressionError('Invalid type specification', `${why} in "${text}"`);
+  const bad = (why: string): ExpressionError =>
+    new ExpressionError('Invalid type specification', `${why} in "${text}"`);
   if (e.type === 'scope' && e.steps.length === 0) {
     switch (e.name) {
       case 'any':
@@ -69,7 +70,8 @@ function typeFromExpr(e: Expr, text: string): TypeConstraint {
     }
     case 'object': {
       const arg = e.args[0];
-      if (e.args.length !== 1 || arg?.type !== 'object') throw bad('object(...) takes an object of attribute types');
+      if (e.args.length !== 1 || arg?.type !== 'object')
+        throw bad('object(...) takes an object of attribute types');
       const attributes: Record<string, ObjectAttribute> = {};
       for (const item of arg.items) {
         const key =
@@ -109,7 +111,8 @@ function constantValue(e: Expr): unknown {
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const item of e.items) {
-        const k = item.key.type === 'scope' && item.key.steps.length === 0 ? item.key.name : constantValue(item.key);
+        const k =
+          item.key.type === 'scope' && item.key.steps.length === 0 ? item.key.name : constantValue(item.key);
         out[toStr(k, 'object key')] = constantValue(item.value);
       }
       return out;
@@ -120,7 +123,10 @@ function constantValue(e: Expr): unknown {
     case 'paren':
       return constantValue(e.expr);
     default:
-      throw new ExpressionError('Invalid default value', 'optional attribute defaults must be constant values');
+      throw new ExpressionError(
+        'Invalid default value',
+        'optional attribute defaults must be constant values',
+      );
   }
 }
 
@@ -175,13 +181,15 @@ export function convertToType(v: unknown, t: TypeConstraint, path: (string | num
       return wrap(() => toBool(v));
     case 'list':
     case 'set': {
-      if (!Array.isArray(v)) throw fail(`${t.kind} of ${formatType(t.element)} required, but got ${typeName(v)}`);
+      if (!Array.isArray(v))
+        throw fail(`${t.kind} of ${formatType(t.element)} required, but got ${typeName(v)}`);
       const items = v.map((x, i) => convertToType(x, t.element, [...path, i]));
       return t.kind === 'set' ? toSetArray(items) : items;
     }
     case 'tuple': {
       if (!Array.isArray(v)) throw fail(`tuple required, but got ${typeName(v)}`);
-      if (v.length !== t.elements.length) throw fail(`tuple of ${t.elements.length} elements required, but got ${v.length}`);
+      if (v.length !== t.elements.length)
+        throw fail(`tuple of ${t.elements.length} elements required, but got ${v.length}`);
       return v.map((x, i) => convertToType(x, t.elements[i]!, [...path, i]));
     }
     case 'map': {
@@ -210,6 +218,7 @@ export function convertToType(v: unknown, t: TypeConstraint, path: (string | num
 
 /** Assignment that treats `__proto__` as an ordinary key. */
 export function setProp(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }

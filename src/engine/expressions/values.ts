@@ -48,7 +48,8 @@ export function toStr(v: unknown, what = 'value'): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return formatNumber(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v === null || v === undefined) throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a string');
+  if (v === null || v === undefined)
+    throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a string');
   throw new ExpressionError(`Invalid ${what}`, `string required, but got ${typeName(v)}`);
 }
 
@@ -57,7 +58,8 @@ const NUMBER_RE = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 export function toNum(v: unknown, what = 'value'): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string' && NUMBER_RE.test(v.trim())) return Number(v.trim());
-  if (v === null || v === undefined) throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a number');
+  if (v === null || v === undefined)
+    throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a number');
   throw new ExpressionError(
     `Invalid ${what}`,
     typeof v === 'string' ? `cannot convert "${v}" to a number` : `number required, but got ${typeName(v)}`,
@@ -68,7 +70,8 @@ export function toBool(v: unknown, what = 'value'): boolean {
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  if (v === null || v === undefined) throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a bool');
+  if (v === null || v === undefined)
+    throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a bool');
   throw new ExpressionError(
     `Invalid ${what}`,
     typeof v === 'string' ? `cannot convert "${v}" to a bool` : `bool required, but got ${typeName(v)}`,
@@ -116,7 +119,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function toSetArray(items: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const it of items) if (!out.some((x) => sameValue(x, it))) out.push(it);
-  if (out.every((x) => typeof x === 'string')) return (out as string[]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (out.every((x) => typeof x === 'string'))
+    return (out as string[]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (out.every((x) => typeof x === 'number')) return (out as number[]).sort((a, b) => a - b);
   return out;
 }

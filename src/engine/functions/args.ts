@@ -7,7 +7,8 @@ function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
   try {
     return conv(args[i]);
   } catch (e) {
-    if (e instanceof ExpressionError) throw new FunctionError(`invalid value for argument ${i + 1}: ${e.detail ?? e.summary}`, i);
+    if (e instanceof ExpressionError)
+      throw new FunctionError(`invalid value for argument ${i + 1}: ${e.detail ?? e.summary}`, i);
     throw e;
   }
 }
@@ -18,7 +19,8 @@ export const argBool = (args: unknown[], i: number): boolean => coerce(args, i, 
 
 export function argInt(args: unknown[], i: number): number {
   const n = argNum(args, i);
-  if (!Number.isInteger(n)) throw new FunctionError(`invalid value for argument ${i + 1}: a whole number is required, got ${n}`, i);
+  if (!Number.isInteger(n))
+    throw new FunctionError(`invalid value for argument ${i + 1}: a whole number is required, got ${n}`, i);
   return n;
 }
 
@@ -31,7 +33,10 @@ export function argList(args: unknown[], i: number): unknown[] {
 export function argObject(args: unknown[], i: number): ValueObject {
   const v = args[i];
   if (isObjectValue(v)) return v;
-  throw new FunctionError(`invalid value for argument ${i + 1}: map or object required, but got ${typeName(v)}`, i);
+  throw new FunctionError(
+    `invalid value for argument ${i + 1}: map or object required, but got ${typeName(v)}`,
+    i,
+  );
 }
 
 /**
@@ -41,11 +46,19 @@ export function argObject(args: unknown[], i: number): ValueObject {
 export function unifyPrimitives(items: unknown[], what: string): unknown[] {
   const kinds = new Set(items.filter((x) => x !== null).map((x) => typeName(x)));
   if (kinds.size <= 1) return items;
-  const primitive = [...kinds].every((k) => k === 'string' || k === 'number' || k === 'bool' || k === 'unknown');
-  if (primitive && kinds.has('string')) return items.map((x) => (x === null || typeName(x) === 'unknown' ? x : toStr(x)));
-  if ([...kinds].every((k) => k === 'object' || k === 'unknown') || [...kinds].every((k) => k === 'tuple' || k === 'unknown')) {
+  const primitive = [...kinds].every(
+    (k) => k === 'string' || k === 'number' || k === 'bool' || k === 'unknown',
+  );
+  if (primitive && kinds.has('string'))
+    return items.map((x) => (x === null || typeName(x) === 'unknown' ? x : toStr(x)));
+  if (
+    [...kinds].every((k) => k === 'object' || k === 'unknown') ||
+    [...kinds].every((k) => k === 'tuple' || k === 'unknown')
+  ) {
     return items;
   }
   if (kinds.has('unknown') && kinds.size === 2) return items;
-  throw new FunctionError(`${what} elements must all have the same type, but found ${[...kinds].sort().join(' and ')}`);
+  throw new FunctionError(
+    `${what} elements must all have the same type, but found ${[...kinds].sort().join(' and ')}`,
+  );
 }

@@ -18,16 +18,23 @@ function length(v: unknown): number {
   if (Array.isArray(v)) return v.length;
   if (isObjectValue(v)) return Object.keys(v).length;
   if (v === null) throw new FunctionError('argument must not be null', 0);
-  throw new FunctionError(`argument must be a string, a collection type, or a structural type, not ${typeName(v)}`, 0);
+  throw new FunctionError(
+    `argument must be a string, a collection type, or a structural type, not ${typeName(v)}`,
+    0,
+  );
 }
 
 function lookup(args: unknown[]): unknown {
   const map = args[0];
   const key = argStr(args, 1);
-  if (!isObjectValue(map)) throw new FunctionError(`the first argument must be a map or object, not ${typeName(map)}`, 0);
+  if (!isObjectValue(map))
+    throw new FunctionError(`the first argument must be a map or object, not ${typeName(map)}`, 0);
   if (Object.prototype.hasOwnProperty.call(map, key)) return map[key];
   if (args.length === 3) return args[2];
-  throw new FunctionError(`the given key "${key}" does not exist in the map (keys: ${Object.keys(map).sort().join(', ') || 'none'})`, 1);
+  throw new FunctionError(
+    `the given key "${key}" does not exist in the map (keys: ${Object.keys(map).sort().join(', ') || 'none'})`,
+    1,
+  );
 }
 
 function element(args: unknown[]): unknown {
@@ -68,7 +75,10 @@ function range(args: unknown[]): number[] {
   }
   const out: number[] = [];
   for (let x = start; step > 0 ? x < limit : x > limit; x += step) {
-    if (out.length >= 1024) throw new FunctionError('more than 1024 values were generated; either decrease the difference between start and limit or use a smaller step');
+    if (out.length >= 1024)
+      throw new FunctionError(
+        'more than 1024 values were generated; either decrease the difference between start and limit or use a smaller step',
+      );
     out.push(x);
   }
   return out;
@@ -128,7 +138,10 @@ export const collectionFunctions: FunctionTable = {
     (a) => {
       const ks = argList(a, 0);
       const vs = argList(a, 1);
-      if (ks.length !== vs.length) throw new FunctionError(`number of keys (${ks.length}) does not match number of values (${vs.length})`);
+      if (ks.length !== vs.length)
+        throw new FunctionError(
+          `number of keys (${ks.length}) does not match number of values (${vs.length})`,
+        );
       if (ks.some(isUnknown)) return UNKNOWN;
       const out: Record<string, unknown> = {};
       ks.forEach((k, i) => setProp(out, toStr(k), vs[i]));
@@ -144,7 +157,11 @@ export const collectionFunctions: FunctionTable = {
     }
     throw new FunctionError('no non-null arguments');
   }),
-  compact: fixed(1, (a) => argList(a, 0).filter((x) => x !== null && x !== '').map((x) => toStr(x))),
+  compact: fixed(1, (a) =>
+    argList(a, 0)
+      .filter((x) => x !== null && x !== '')
+      .map((x) => toStr(x)),
+  ),
   reverse: fixed(1, (a) => [...argList(a, 0)].reverse(), 'shallow'),
   slice: fixed(3, (a) => slice(argList(a, 0), argInt(a, 1), argInt(a, 2)), 'shallow'),
   sort: fixed(1, (a) =>
@@ -161,7 +178,10 @@ export const collectionFunctions: FunctionTable = {
     1,
     (a) => {
       const l = argList(a, 0);
-      if (l.length > 1) throw new FunctionError(`must be a list, set, or tuple value with either zero or one elements, not ${l.length}`);
+      if (l.length > 1)
+        throw new FunctionError(
+          `must be a list, set, or tuple value with either zero or one elements, not ${l.length}`,
+        );
       return l.length === 0 ? null : l[0];
     },
     'shallow',

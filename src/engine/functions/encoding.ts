@@ -7,17 +7,22 @@ import { fixed, FunctionError, type FunctionTable } from './registry';
  * U+2028, U+2029 escaped the way Go's encoder does (so a rendered jobspec is byte-identical).
  */
 export function jsonEncode(v: unknown): string {
-  return JSON.stringify(sortKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(sortKeys(v)).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (isObjectValue(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of sortedEntries(v)) Object.defineProperty(out, k, { value: sortKeys(x), enumerable: true });
+    for (const [k, x] of sortedEntries(v))
+      Object.defineProperty(out, k, { value: sortKeys(x), enumerable: true });
     return out;
   }
-  if (typeof v === 'number' && !Number.isFinite(v)) throw new FunctionError('cannot encode an infinite number as JSON');
+  if (typeof v === 'number' && !Number.isFinite(v))
+    throw new FunctionError('cannot encode an infinite number as JSON');
   return v === undefined ? null : v;
 }
 
@@ -31,7 +36,9 @@ function jsonDecode(s: string): unknown {
 
 function base64Decode(s: string): string {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) {
-    throw new FunctionError('failed to decode base64 data: the string is not valid base64 (standard alphabet, padded)');
+    throw new FunctionError(
+      'failed to decode base64 data: the string is not valid base64 (standard alphabet, padded)',
+    );
   }
   const buf = Buffer.from(s, 'base64');
   const text = buf.toString('utf8');

@@ -28,7 +28,12 @@ export function formatString(fmt: string, args: unknown[]): string {
     }
     const arg = args[next++];
     const prec = precS === undefined ? undefined : precS === '' ? 0 : Number(precS);
-    out += pad(formatVerb(verb, flags, prec, arg, whole), flags, widthS === undefined ? 0 : Number(widthS), verb);
+    out += pad(
+      formatVerb(verb, flags, prec, arg, whole),
+      flags,
+      widthS === undefined ? 0 : Number(widthS),
+      verb,
+    );
   }
   out += fmt.slice(last);
   if (next < args.length && !/%\[\d+\]/.test(fmt)) {
@@ -68,7 +73,13 @@ function goExp(n: number, prec: number): string {
   return s.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-function formatVerb(verb: string, flags: string, prec: number | undefined, arg: unknown, whole: string): string {
+function formatVerb(
+  verb: string,
+  flags: string,
+  prec: number | undefined,
+  arg: unknown,
+  whole: string,
+): string {
   if (isUnknown(arg)) throw new FunctionError('unknown value in format arguments');
   switch (verb) {
     case 'v':
@@ -105,7 +116,8 @@ function formatVerb(verb: string, flags: string, prec: number | undefined, arg: 
         }
       }
       const n = number(arg, verb);
-      if (!Number.isInteger(n)) throw new FunctionError(`unsupported value for "${whole}": an integer is required`);
+      if (!Number.isInteger(n))
+        throw new FunctionError(`unsupported value for "${whole}": an integer is required`);
       const radix = verb === 'd' ? 10 : verb === 'b' ? 2 : verb === 'o' ? 8 : 16;
       let body = Math.abs(n).toString(radix);
       if (verb === 'X') body = body.toUpperCase();
@@ -131,7 +143,18 @@ function formatVerb(verb: string, flags: string, prec: number | undefined, arg: 
       let s: string;
       if (prec === undefined) {
         const exp = abs === 0 ? 0 : Math.floor(Math.log10(abs));
-        s = exp < -4 || exp >= 21 ? goExp(abs, Math.max(0, String(abs).replace(/[^0-9]/g, '').replace(/^0+/, '').length - 1)).replace(/\.?0+e/, 'e') : formatNumber(abs);
+        s =
+          exp < -4 || exp >= 21
+            ? goExp(
+                abs,
+                Math.max(
+                  0,
+                  String(abs)
+                    .replace(/[^0-9]/g, '')
+                    .replace(/^0+/, '').length - 1,
+                ),
+              ).replace(/\.?0+e/, 'e')
+            : formatNumber(abs);
       } else {
         s = abs.toPrecision(Math.max(prec, 1));
         if (s.includes('e')) s = s.replace(/e([+-])(\d)$/, 'e$10$2');

@@ -2,11 +2,12 @@ import { argInt, argNum, argStr } from './args';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 
 function extreme(args: unknown[], pick: (a: number, b: number) => number): number {
-  return args.map((_, i) => argNum(args, i)).reduce(pick);
+  return args.map((_, i) => argNum(args, i)).reduce((a, b) => pick(a, b));
 }
 
 function parseInt_(s: string, base: number): number {
-  if (base < 2 || base > 62) throw new FunctionError('base must be a whole number between 2 and 62 inclusive', 1);
+  if (base < 2 || base > 62)
+    throw new FunctionError('base must be a whole number between 2 and 62 inclusive', 1);
   const digits = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
   const lower = base <= 36;
   let body = s;

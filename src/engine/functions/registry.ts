@@ -31,7 +31,11 @@ export interface FunctionDef {
 
 export type FunctionTable = Record<string, FunctionDef>;
 
-export function fixed(n: number, impl: (args: unknown[]) => unknown, unknowns?: 'deep' | 'shallow'): FunctionDef {
+export function fixed(
+  n: number,
+  impl: (args: unknown[]) => unknown,
+  unknowns?: 'deep' | 'shallow',
+): FunctionDef {
   return { minArgs: n, maxArgs: n, impl, ...(unknowns ? { unknowns } : {}) };
 }
 

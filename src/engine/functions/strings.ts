@@ -24,7 +24,14 @@ function replace(s: string, search: string, repl: string): string {
     } catch (e) {
       throw new FunctionError(`invalid regular expression ${search}: ${(e as Error).message}`);
     }
-    const jsRepl = repl.replace(/\$\$/g, '\u0000').replace(/\$\{(\w+)\}/g, (_, n: string) => (/^\d+$/.test(n) ? `$${n}` : `$<${n}>`)).replace(/\u0000/g, '$$$$');
+    const jsRepl = repl.replace(
+      /\$(?:(\$)|\{(\w+)\}|(\w+))/g,
+      (_, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
+        if (dollar) return '$$';
+        const name = (braced ?? bare)!;
+        return /^\d+$/.test(name) ? `$${name}` : `$<${name}>`;
+      },
+    );
     return s.replace(re, jsRepl);
   }
   if (search === '') throw new FunctionError('the substring to replace must not be empty');
@@ -33,7 +40,8 @@ function replace(s: string, search: string, repl: string): string {
 
 /** RE2 spells named groups `(?P<name>...)` and inline flags `(?i)`; JS needs `(?<name>...)` and no inline flags. */
 function translateRegex(re: string): string {
-  if (/\(\?[imsU]+\)/.test(re)) throw new FunctionError('inline regular expression flags such as (?i) are not supported');
+  if (/\(\?[imsU]+\)/.test(re))
+    throw new FunctionError('inline regular expression flags such as (?i) are not supported');
   return re.replace(/\(\?P</g, '(?<');
 }
 
@@ -86,7 +94,11 @@ export const stringFunctions: FunctionTable = {
       for (let i = 1; i < a.length; i++) {
         for (const [j, x] of argList(a, i).entries()) {
           if (isUnknown(x)) return UNKNOWN;
-          if (x === null) throw new FunctionError(`element ${j} of argument ${i + 1} is null; cannot concatenate null values`, i);
+          if (x === null)
+            throw new FunctionError(
+              `element ${j} of argument ${i + 1} is null; cannot concatenate null values`,
+              i,
+            );
           parts.push(toStr(x));
         }
       }
@@ -101,12 +113,19 @@ export const stringFunctions: FunctionTable = {
     let n: number | undefined;
     for (const x of rest) {
       if (!Array.isArray(x)) continue;
-      if (n !== undefined && x.length !== n) throw new FunctionError('all list arguments must have the same length');
+      if (n !== undefined && x.length !== n)
+        throw new FunctionError('all list arguments must have the same length');
       n = x.length;
     }
     if (n === undefined) return [formatString(fmt, rest)];
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(formatString(fmt, rest.map((x) => (Array.isArray(x) ? x[i] : x))));
+    for (let i = 0; i < n; i++)
+      out.push(
+        formatString(
+          fmt,
+          rest.map((x) => (Array.isArray(x) ? x[i] : x)),
+        ),
+      );
     return out;
   }),
 };

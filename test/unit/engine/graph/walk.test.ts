@@ -1,0 +1,137 @@
+import { Graph, walk } from '../../../../src/engine/graph';
+
+/** Builds a graph from `id: deps` pairs. */
+function graphOf(spec: Record<string, string[]>): Graph<string> {
+  const g = new Graph<string>();
+  for (const id of Object.keys(spec)) g.addNode(id, id);
+  for (const [id, deps] of Object.entries(spec)) for (const d of deps) g.addDependency(id, d);
+  return g;
+}
+
+const tick = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('walk', () => {
+  it('never runs more than `parallelism` visits at once, and uses the room it has', async () => {
+    const spec: Record<string, string[]> = {};
+    for (let i = 0; i < 12; i++) spec[`n${String(i).padStart(2, '0')}`] = [];
+    let running = 0;
+    let peak = 0;
+    const result = await walk(graphOf(spec), {
+      parallelism: 3,
+      visit: async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await tick(5);
+        running--;
+      },
+    });
+    expect(peak).toBe(3);
+    expect(result.completed).toHaveLength(12);
+    expect(result.ok).toBe(true);
+  });
+
+  it('starts a node only after all its dependencies completed', async () => {
+    const g = graphOf({ app: ['db', 'net'], db: ['net'], net: [], cache: ['net'], out: ['app', 'cache'] });
+    const finished = new Set<string>();
+    const seenDeps: Record<string, string[]> = {};
+    await walk(g, {
+      parallelism: 4,
+      visit: async (id) => {
+        seenDeps[id] = g.dependenciesOf(id).filter((d) => finished.has(d));
+        await tick(id === 'cache' ? 1 : 4);
+        finished.add(id);
+      },
+    });
+    for (const id of g.ids()) expect(seenDeps[id]).toEqual(g.dependenciesOf(id));
+  });
+
+  it('skips dependants of a failed node and lets independent nodes finish', async () => {
+    const g = graphOf({ ns: [], job: ['ns'], svc: ['job'], other: [], late: ['other'] });
+    const errors: string[] = [];
+    const result = await walk(g, {
+      parallelism: 2,
+      visit: async (id) => {
+        await tick(2);
+        if (id === 'ns') throw new Error('namespace quota exceeded');
+      },
+      onError: (id, err) => errors.push(`${id}: ${(err as Error).message}`),
+    });
+    expect(errors).toEqual(['ns: namespace quota exceeded']);
+    expect(result.failed.map((f) => f.id)).toEqual(['ns']);
+    expect(result.skipped).toEqual([
+      { id: 'job', reason: 'dependency-failed', failedDependency: 'ns' },
+      { id: 'svc', reason: 'dependency-failed', failedDependency: 'ns' },
+    ]);
+    expect(result.completed.sort()).toEqual(['late', 'other']);
+    expect(result.ok).toBe(false);
+  });
+
+  it('treats a synchronous throw like a rejection', async () => {
+    const result = await walk(graphOf({ a: [], b: ['a'] }), {
+      visit: (id) => {
+        if (id === 'a') throw new Error('boom');
+      },
+    });
+    expect(result.failed.map((f) => f.id)).toEqual(['a']);
+    expect(result.skipped.map((s) => s.id)).toEqual(['b']);
+  });
+
+  it('walks dependants first in reverse (destroy order)', async () => {
+    const g = graphOf({ ns: [], job: ['ns'], svc: ['job'], other: ['ns'] });
+    const order: string[] = [];
+    await walk(g, {
+      reverse: true,
+      parallelism: 1,
+      visit: (id) => {
+        order.push(id);
+      },
+    });
+    expect(order.indexOf('svc')).toBeLessThan(order.indexOf('job'));
+    expect(order.indexOf('job')).toBeLessThan(order.indexOf('ns'));
+    expect(order.indexOf('other')).toBeLessThan(order.indexOf('ns'));
+    expect(order[order.length - 1]).toBe('ns');
+  });
+
+  it('in reverse, a failed dependant keeps its dependencies from being destroyed', async () => {
+    const g = graphOf({ ns: [], job: ['ns'], lone: [] });
+    const result = await walk(g, {
+      reverse: true,
+      visit: (id) => {
+        if (id === 'job') throw new Error('cannot stop job');
+      },
+    });
+    expect(result.skipped).toEqual([{ id: 'ns', reason: 'dependency-failed', failedDependency: 'job' }]);
+    expect(result.completed).toEqual(['lone']);
+  });
+
+  it('stops starting visits once aborted and reports the rest as skipped', async () => {
+    const g = graphOf({ a: [], b: ['a'], c: ['b'], d: [] });
+    const ctl = new AbortController();
+    const visited: string[] = [];
+    const result = await walk(g, {
+      parallelism: 1,
+      signal: ctl.signal,
+      visit: async (id) => {
+        visited.push(id);
+        ctl.abort();
+        await tick(1);
+      },
+    });
+    expect(visited).toEqual(['a']);
+    expect(result.completed).toEqual(['a']);
+    expect(result.skipped.map((s) => [s.id, s.reason])).toEqual([
+      ['b', 'aborted'],
+      ['c', 'aborted'],
+      ['d', 'aborted'],
+    ]);
+  });
+
+  it('handles an empty graph', async () => {
+    await expect(walk(new Graph<string>(), { visit: () => undefined })).resolves.toEqual({
+      completed: [],
+      failed: [],
+      skipped: [],
+      ok: true,
+    });
+  });
+});
