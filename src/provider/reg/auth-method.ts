@@ -14,7 +14,8 @@ import { DiagnosticsError, isUnknown, type Diagnostic } from '../values';
 import { isEmpty, isPlainObject, keep, parseJsonish, sameDuration, sameJson, sameValue } from './compare';
 import type { RegContext } from './context';
 import { planChange } from './plan';
-import { failure, guarded, type Redactor } from './redact';
+import { runApply, verb } from './apply';
+import { guarded, type Redactor } from './redact';
 import { errorAt, validateShape } from '../common/shape';
 
 export const AUTH_METHOD_DESCRIPTION =
@@ -200,30 +201,19 @@ export function authMethodResource(rc: RegContext): ResourceHandler {
       );
     },
 
-    async apply(change: PlannedChange, _ctx?: ApplyContext): Promise<State | null> {
-      const { action, prior, planned } = change;
-      const name = String((planned ?? prior)?.['name']);
-      try {
-        switch (action) {
-          case 'noop':
-            return planned;
-          case 'delete':
-            await destroy(prior!);
-            return null;
-          case 'create':
-            return await create(planned!);
-          case 'replace':
-            await destroy(prior!);
-            return await create(planned!);
-          case 'update': {
-            const updated = await client.authMethods.update(name, request(planned!), nsOpt(planned!));
-            return asState(updated, planned);
-          }
-        }
-      } catch (err) {
-        const verb = action === 'delete' ? 'deleting' : action === 'update' ? 'updating' : 'creating';
-        throw failure(`${verb} auth method "${name}"`, err, secretsOf(prior, planned));
-      }
+    apply(change: PlannedChange, _ctx?: ApplyContext): Promise<State | null> {
+      const name = String((change.planned ?? change.prior)?.['name']);
+      return runApply(
+        change,
+        {
+          create: (planned) => create(planned),
+          update: async (_prior, planned) =>
+            asState(await client.authMethods.update(name, request(planned), nsOpt(planned)), planned),
+          destroy,
+        },
+        (action) => `${verb(action)} auth method "${name}"`,
+        secretsOf(change.prior, change.planned),
+      );
     },
 
     async read(state: State): Promise<State | null> {

@@ -16,7 +16,8 @@ import { keep, sameValue } from './compare';
 import type { RegContext } from './context';
 import { linksAsState, sameLinks, toLink } from './links';
 import { planChange } from './plan';
-import { failure, guarded } from './redact';
+import { runApply, verb } from './apply';
+import { guarded } from './redact';
 import { validateShape } from '../common/shape';
 import { waitBlocking } from './wait';
 
@@ -151,27 +152,19 @@ export function namespaceResource(rc: RegContext): ResourceHandler {
       return planChange({ shape: namespaceShape, equal }, prior, config);
     },
 
-    async apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
-      const { action, prior, planned } = change;
-      const name = String((planned ?? prior)?.['name']);
-      try {
-        switch (action) {
-          case 'noop':
-            return planned;
-          case 'delete':
-            await destroy(prior!, ctx);
-            return null;
-          case 'create':
-            return await create(planned!, ctx);
-          case 'replace':
-            await destroy(prior!, ctx);
-            return await create(planned!, ctx);
-          case 'update':
-            return asState(await client.namespaces.update(name, request(planned!)), planned);
-        }
-      } catch (err) {
-        throw failure(`${action === 'delete' ? 'deleting' : 'applying'} namespace "${name}"`, err, redactor);
-      }
+    apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
+      const name = String((change.planned ?? change.prior)?.['name']);
+      return runApply(
+        change,
+        {
+          create: (planned) => create(planned, ctx),
+          update: async (_prior, planned) =>
+            asState(await client.namespaces.update(name, request(planned)), planned),
+          destroy: (prior) => destroy(prior, ctx),
+        },
+        (action) => `${verb(action)} namespace "${name}"`,
+        redactor,
+      );
     },
 
     async read(state: State): Promise<State | null> {

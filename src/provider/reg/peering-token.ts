@@ -15,7 +15,8 @@ import { keep, samePartition } from './compare';
 import type { RegContext } from './context';
 import { isLive, partitionOpts, peerName, readPeering, waitPeeringGone } from './peering-common';
 import { planChange } from './plan';
-import { failure, guarded, type Redactor } from './redact';
+import { runApply, settled, verb } from './apply';
+import { guarded, type Redactor } from './redact';
 import { validateShape } from '../common/shape';
 
 export const PEERING_TOKEN_DESCRIPTION =
@@ -68,7 +69,11 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
       for (const s of states) if (s) r.addPeeringToken(s['peering_token']);
     });
 
-  const create = async (planned: State, ctx: ApplyContext | undefined): Promise<State> => {
+  const create = async (
+    planned: State,
+    record: (s: State) => void,
+    ctx: ApplyContext | undefined,
+  ): Promise<State> => {
     const name = String(planned['peer_name']);
     // The registry refuses a name whose old peering is still being removed.
     await waitPeeringGone(rc, `generating the peering token for "${name}"`, planned, ctx);
@@ -84,6 +89,8 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
       body.Meta = planned['meta'] as Record<string, string>;
     const { PeeringToken } = await rc.client.peering.generateToken(body);
     rc.redactor.addPeeringToken(PeeringToken);
+    // The peering exists from here on; a failed read-back must not lose its token.
+    record({ ...settled(planned), id: name, peering_token: PeeringToken });
     const p = await readPeering(rc, name, planned['partition']);
     if (!p) throw new Error(`peering "${name}" was not found right after its token was generated`);
     return asState(p, planned, PeeringToken);
@@ -110,32 +117,19 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
         planChange({ shape: peeringTokenShape, equal: { partition: samePartition } }, prior, config),
       ),
 
-    async apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
-      const { action, prior, planned } = change;
-      const name = String((planned ?? prior)?.['peer_name']);
-      try {
-        switch (action) {
-          case 'noop':
-            return planned;
-          case 'delete':
-            await destroy(prior!);
-            return null;
-          case 'create':
-            return await create(planned!, ctx);
-          case 'replace':
-            await destroy(prior!);
-            return await create(planned!, ctx);
-          case 'update':
-            // Every argument but `timeouts` forces a replacement: only the time limits changed.
-            return { ...prior!, timeouts: planned!['timeouts'] ?? null };
-        }
-      } catch (err) {
-        throw failure(
-          `${action === 'delete' ? 'deleting' : 'generating'} the peering token for "${name}"`,
-          err,
-          secretsOf(prior, planned),
-        );
-      }
+    apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
+      const name = String((change.planned ?? change.prior)?.['peer_name']);
+      return runApply(
+        change,
+        {
+          create: (planned, record) => create(planned, record, ctx),
+          // Every argument but `timeouts` forces a replacement: only the time limits changed.
+          update: (prior, planned) => Promise.resolve({ ...prior, timeouts: planned['timeouts'] ?? null }),
+          destroy,
+        },
+        (action) => `${verb(action)} the peering token for "${name}"`,
+        secretsOf(change.prior, change.planned),
+      );
     },
 
     async read(state: State): Promise<State | null> {

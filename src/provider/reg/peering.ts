@@ -21,7 +21,8 @@ import {
   waitPeeringGone,
 } from './peering-common';
 import { planChange } from './plan';
-import { failure, guarded, type Redactor } from './redact';
+import { runApply, settled, verb } from './apply';
+import { guarded, type Redactor } from './redact';
 import { validateShape } from '../common/shape';
 import { poll } from './wait';
 
@@ -83,7 +84,11 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       for (const s of states) if (s) r.addPeeringToken(s['peering_token']);
     });
 
-  const create = async (planned: State, ctx: ApplyContext | undefined): Promise<State> => {
+  const create = async (
+    planned: State,
+    record: (s: State) => void,
+    ctx: ApplyContext | undefined,
+  ): Promise<State> => {
     const name = String(planned['peer_name']);
     const token = String(planned['peering_token']);
     const operation = `establishing peering "${name}"`;
@@ -95,6 +100,8 @@ export function peeringResource(rc: RegContext): ResourceHandler {
     if (planned['meta'] && typeof planned['meta'] === 'object')
       body.Meta = planned['meta'] as Record<string, string>;
     await rc.client.peering.establish(body);
+    // Established: from here on the peering exists, ACTIVE or not, and a failed wait must say so.
+    record({ ...settled(planned), id: name });
     ctx?.onProgress?.({ message: `peering "${name}" established; waiting for it to become ACTIVE` });
     // Peering reads are not blocking queries (spec 4.3): a bounded backoff poll is the only way to wait.
     const active = await poll(
@@ -144,32 +151,19 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       );
     },
 
-    async apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
-      const { action, prior, planned } = change;
-      const name = String((planned ?? prior)?.['peer_name']);
-      try {
-        switch (action) {
-          case 'noop':
-            return planned;
-          case 'delete':
-            await destroy(prior!);
-            return null;
-          case 'create':
-            return await create(planned!, ctx);
-          case 'replace':
-            await destroy(prior!);
-            return await create(planned!, ctx);
-          case 'update':
-            // Every argument but `timeouts` forces a replacement: only the time limits changed.
-            return { ...prior!, timeouts: planned!['timeouts'] ?? null };
-        }
-      } catch (err) {
-        throw failure(
-          `${action === 'delete' ? 'deleting' : 'establishing'} peering "${name}"`,
-          err,
-          secretsOf(prior, planned),
-        );
-      }
+    apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
+      const name = String((change.planned ?? change.prior)?.['peer_name']);
+      return runApply(
+        change,
+        {
+          create: (planned, record) => create(planned, record, ctx),
+          // Every argument but `timeouts` forces a replacement: only the time limits changed.
+          update: (prior, planned) => Promise.resolve({ ...prior, timeouts: planned['timeouts'] ?? null }),
+          destroy,
+        },
+        (action) => `${verb(action)} peering "${name}"`,
+        secretsOf(change.prior, change.planned),
+      );
     },
 
     async read(state: State): Promise<State | null> {

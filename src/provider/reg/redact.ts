@@ -4,8 +4,9 @@
  * Config), and a client-side check may quote a value; every message a handler raises passes through here.
  */
 import { ApiError, RequestValidationError } from '../../api/errors';
-import { redactor } from '../common/errors';
-import { DiagnosticsError, type AttrPath, type Diagnostic } from '../values';
+import { redactor, ResourceApplyError } from '../common/errors';
+import type { State } from '../resource';
+import { DiagnosticsError, formatDiagnostic, type AttrPath, type Diagnostic } from '../values';
 import { isPlainObject } from './compare';
 
 /** Mirrors common/errors: masking "a" or "true" would garble messages and hide nothing. */
@@ -91,6 +92,36 @@ export function failure(operation: string, err: unknown, redactor: Redactor, pat
         ];
   // No `cause`: the original error may quote a secret, and loggers walk the cause chain.
   return new DiagnosticsError(diagnostics);
+}
+
+/**
+ * An apply that failed, with what exists now (`state`): a replace whose destroy went through and whose create
+ * failed leaves nothing (null); a peering established but not yet ACTIVE leaves the peering. Carries the same
+ * scrubbed diagnostics a DiagnosticsError would.
+ */
+export class RegApplyError extends ResourceApplyError {
+  constructor(
+    readonly diagnostics: Diagnostic[],
+    state: State | null,
+  ) {
+    super(diagnostics.map(formatDiagnostic).join('\n'), state);
+    this.name = 'RegApplyError';
+  }
+}
+
+/** failure() for apply: a RegApplyError recording `state`, also when the apply was cancelled. */
+export function applyFailure(
+  operation: string,
+  err: unknown,
+  redactor: Redactor,
+  state: State | null,
+): RegApplyError {
+  const f = failure(operation, err, redactor);
+  const diagnostics: Diagnostic[] =
+    f instanceof DiagnosticsError
+      ? f.diagnostics
+      : [{ severity: 'error', summary: `Error ${operation}`, detail: 'cancelled' }];
+  return new RegApplyError(diagnostics, state);
 }
 
 /** Runs `fn`, turning any failure into a scrubbed DiagnosticsError. */

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../../../src/api/errors';
-import { DiagnosticsError } from '../../../../src/provider/values';
+import { RegApplyError } from '../../../../src/provider/reg/redact';
 import { expectNoSecret, failureText, pathsOf, startRegFixture, type RegFixture } from './fixture';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBdevca\n-----END CERTIFICATE-----';
@@ -235,7 +235,10 @@ describe('reg_acl_auth_method against the dev agent', () => {
       config: { Host: 'SECRET-IN-HOST', CACert: CA, ServiceAccountJWT: ROTATED },
     });
     const err = await f.converge('reg_acl_auth_method', ok, broken, 'update').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DiagnosticsError);
+    // The update was refused: the method is as it was, and the error says so by carrying the prior state.
+    expect(err).toBeInstanceOf(RegApplyError);
+    expect((err as RegApplyError).state).toEqual(ok);
+    expect((await read('leaky')).Config?.['ServiceAccountJWT']).toBe(JWT);
     texts.push(await failureText(Promise.reject(err)));
     await f.converge('reg_acl_auth_method', ok, null, 'delete');
   });

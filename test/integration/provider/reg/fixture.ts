@@ -14,6 +14,7 @@ import type {
   ResourceHandler,
   State,
 } from '../../../../src/provider/resource';
+import { RegApplyError } from '../../../../src/provider/reg/redact';
 import { DiagnosticsError, formatDiagnostic, type Diagnostic } from '../../../../src/provider/values';
 
 export interface RegFixture {
@@ -112,7 +113,7 @@ export async function failureText(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof DiagnosticsError)
+    if (err instanceof DiagnosticsError || err instanceof RegApplyError)
       return [err.message, ...err.diagnostics.map((d) => JSON.stringify(d))].join('\n');
     return err instanceof Error ? `${err.name}: ${err.message}\n${String(err.stack)}` : String(err);
   }

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../../../src/api/errors';
+import { RegApplyError } from '../../../../src/provider/reg/redact';
 import { DiagnosticsError, isUnknown } from '../../../../src/provider/values';
 import { pathsOf, startRegFixture, type RegFixture } from './fixture';
 
@@ -98,7 +99,14 @@ describe('reg_namespace against the dev agent', () => {
     expect(second).toMatchObject({ id: 'new-name', name: 'new-name' });
     await expect(f.client.namespaces.read('old-name')).rejects.toBeInstanceOf(NotFoundError);
     expect((await read('new-name')).Description).toBe('x');
-    await f.converge('reg_namespace', second, null, 'delete');
+    // A replace whose create fails after the destroy went through reports that nothing is left.
+    const err = await f
+      .converge('reg_namespace', second, { name: 'third-name', policy_defaults: ['missing'] }, 'replace')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegApplyError);
+    expect((err as RegApplyError).state).toBeNull();
+    expect((err as Error).message).toMatch(/Error replacing namespace "third-name"/);
+    await expect(f.client.namespaces.read('new-name')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test('a namespace marked for deletion is gone; creating its name again waits for the deletion', async () => {
@@ -166,8 +174,13 @@ describe('reg_namespace against the dev agent', () => {
     const err = await f
       .converge('reg_namespace', null, { name: 'bad-links', policy_defaults: ['nope'] })
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DiagnosticsError);
-    expect((err as Error).message).toMatch(/Error applying namespace "bad-links".*no policy named "nope"/s);
+    expect(err).toBeInstanceOf(RegApplyError);
+    expect((err as RegApplyError).state).toBeNull();
+    expect((err as RegApplyError).diagnostics[0]).toMatchObject({
+      severity: 'error',
+      summary: 'Error creating namespace "bad-links"',
+    });
+    expect((err as Error).message).toMatch(/no policy named "nope"/);
     await expect(f.client.namespaces.read('bad-links')).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -198,7 +211,9 @@ describe('reg_namespace against the dev agent', () => {
     const err = await ns()
       .apply({ action: 'delete', prior: state, planned: null, diagnostics: [] })
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DiagnosticsError);
+    expect(err).toBeInstanceOf(RegApplyError);
     expect((err as Error).message).toMatch(/deleting namespace "slow-delete" timed out/);
+    // Marked for deletion, it is gone as far as the resource is concerned.
+    expect(await ns().read(state!)).toBeNull();
   });
 });

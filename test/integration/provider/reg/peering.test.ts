@@ -181,7 +181,7 @@ describe('reg_peering_token and reg_peering between two dev agents', () => {
     expect(metaChange.replacePaths).toEqual([['meta']]);
   });
 
-  test('update in place: only the time limits change, nothing is sent', async () => {
+  test('update in place (both resources): only the time limits change, nothing is sent', async () => {
     const before = b.agent.requests.length;
     const withTimeouts = { ...peerConfig, timeouts: { create: '2m' } };
     const updated = await b.converge('reg_peering', peerState, withTimeouts, 'update');
@@ -189,6 +189,14 @@ describe('reg_peering_token and reg_peering between two dev agents', () => {
     expect(b.agent.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
     peerState = updated;
     peerConfig = withTimeouts;
+
+    const beforeA = a.agent.requests.length;
+    const tokenWithTimeouts = { ...tokenConfig, timeouts: { create: '30s' } };
+    const token = await a.converge('reg_peering_token', tokenState, tokenWithTimeouts, 'update');
+    expect(token).toEqual({ ...tokenState, timeouts: { create: '30s' } });
+    expect(a.agent.requests.slice(beforeA).filter((r) => r.method !== 'GET')).toEqual([]);
+    tokenState = token;
+    tokenConfig = tokenWithTimeouts;
   });
 
   test('errors never show a peering token or its secret', async () => {
@@ -202,7 +210,7 @@ describe('reg_peering_token and reg_peering between two dev agents', () => {
       ),
     );
     texts.push(reused);
-    expect(reused).toMatch(/Error establishing peering "second".*one-time-secret/s);
+    expect(reused).toMatch(/Error creating peering "second".*one-time-secret/s);
     // A registry cannot peer with itself.
     const { PeeringToken } = await a.client.peering.generateToken({ PeerName: 'self' });
     tokens.push(PeeringToken);
