@@ -85,8 +85,22 @@ export const authMethodShape = {
 const sameLocality = (a: unknown, b: unknown): boolean =>
   (isEmpty(a) ? 'local' : a) === (isEmpty(b) ? 'local' : b);
 
-/** Rules the attribute types cannot state alone: the TTL bounds, and nonzero for oidc. */
-function crossChecks(config: Config): Diagnostic[] {
+/** Namespace rules only work on a method in the default namespace (spec 2, NamespaceRule). */
+function rulesNamespaceCheck(config: Config): Diagnostic[] {
+  const ns = config['namespace'];
+  const rules = config['namespace_rule'];
+  if (typeof ns !== 'string' || ns === 'default' || !Array.isArray(rules) || rules.length === 0) return [];
+  return [
+    errorAt(
+      ['namespace_rule'],
+      'Invalid value for "namespace_rule"',
+      `namespace rules require the auth method to live in the "default" namespace; this one is in "${ns}"`,
+    ),
+  ];
+}
+
+/** The TTL bounds and the oidc nonzero rule, which depend on the type; unknown or mistyped values wait. */
+function ttlCheck(config: Config): Diagnostic[] {
   const ttl = config['max_token_ttl'];
   const type = config['type'];
   if (isUnknown(ttl) || (ttl !== undefined && ttl !== null && typeof ttl !== 'string')) return [];
@@ -181,7 +195,11 @@ export function authMethodResource(rc: RegContext): ResourceHandler {
     shape: authMethodShape,
     version: 0,
 
-    validate: (config: Config) => [...validateShape(authMethodShape, config), ...crossChecks(config)],
+    validate: (config: Config) => [
+      ...validateShape(authMethodShape, config),
+      ...ttlCheck(config),
+      ...rulesNamespaceCheck(config),
+    ],
 
     plan({ prior, config }): Promise<PlannedChange> {
       return Promise.resolve(

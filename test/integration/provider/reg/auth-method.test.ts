@@ -199,6 +199,9 @@ describe('reg_acl_auth_method against the dev agent', () => {
     expect(v(k8s({ config: '[1,2]' }))).toEqual(['config']);
     expect(v(k8s({ config: 42 }))).toEqual(['config']);
     expect(v(k8s({ namespace_rule: [{ selector: 'x' }] }))).toEqual(['namespace_rule.0.bind_namespace']);
+    expect(v(k8s({ namespace: 'team-b' }))).toEqual(['namespace_rule']);
+    expect(v(k8s({ namespace: 'team-b', namespace_rule: null }))).toEqual([]);
+    expect(v(k8s({ namespace: 'default' }))).toEqual([]);
 
     const ttl = am().validate(k8s({ max_token_ttl: '30s' }))[0]!;
     expect(ttl.detail).toMatch(/at least 1m0s and at most 24h0m0s/);
