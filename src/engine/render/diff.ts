@@ -1,0 +1,488 @@
+/**
+ * Structural diffs as Terraform prints them, as lines (depth, symbol, text) that the terminal and
+ * Markdown renderers lay out: `~ name = "a" -> "b"`, nested maps and lists, `jsonencode(...)` for
+ * attributes holding JSON (a jobspec is diffed as a structure, not as one long string), heredocs
+ * for multi-line strings, `(sensitive value)`, `(known after apply)` and `# forces replacement`.
+ * Unchanged attributes and elements are hidden behind a count, as Terraform does.
+ */
+import { type AttrPath, isUnknown } from '../../provider/values';
+import type { OutputChange, ResourceChange } from './model';
+import { SENSITIVE_TEXT, covered, exactly } from './sensitive';
+
+export type Sym = '+' | '-' | '~' | '-/+' | '+/-' | '<=' | ' ';
+
+export interface DiffLine {
+  depth: number;
+  sym: Sym;
+  text: string;
+  /** Trailing `# ...` note, e.g. "forces replacement". */
+  comment?: string;
+}
+
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+interface Label {
+  /** Attribute or key text, already padded for alignment; absent for list elements and bare values. */
+  key?: string;
+  /** A list element: gets a trailing comma. */
+  elem?: boolean;
+}
+
+interface Paths {
+  beforeSensitive: AttrPath[];
+  afterSensitive: AttrPath[];
+  afterUnknown: AttrPath[];
+  replacePaths: AttrPath[];
+}
+
+const NO_PATHS: Paths = { beforeSensitive: [], afterSensitive: [], afterUnknown: [], replacePaths: [] };
+const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const CONTEXT_LINES = 2;
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isUnknown(v);
+}
+
+function isStruct(v: unknown): boolean {
+  return Array.isArray(v) || isObj(v);
+}
+
+function absent(v: unknown): boolean {
+  return v === null || v === undefined;
+}
+
+/** A string holding a JSON object or array, parsed; undefined for anything else. */
+export function parseJsonStructure(s: unknown): unknown {
+  if (typeof s !== 'string') return undefined;
+  const t = s.trim();
+  if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (isUnknown(a) || isUnknown(b)) return false;
+  if (absent(a) && absent(b)) return true;
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObj(a) && isObj(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) if (!deepEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+function formatPrimitive(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return String(v);
+}
+
+function keyText(k: string, top: boolean): string {
+  return top || IDENT.test(k) ? k : JSON.stringify(k);
+}
+
+function pad(s: string, width: number): string {
+  return s + ' '.repeat(Math.max(0, width - s.length));
+}
+
+/** Longest common subsequence as a list of operations, by an equality. */
+function lcs<T>(a: T[], b: T[], eq: (x: T, y: T) => boolean): ('eq' | 'del' | 'add')[] {
+  const n = a.length;
+  const m = b.length;
+  if (n * m > 4_000_000) {
+    // Too big to align: report everything as replaced (still correct, only less precise).
+    return [...Array<'del'>(n).fill('del'), ...Array<'add'>(m).fill('add')];
+  }
+  const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      dp[i]![j] = eq(a[i]!, b[j]!) ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+    }
+  }
+  const ops: ('eq' | 'del' | 'add')[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (eq(a[i]!, b[j]!)) {
+      ops.push('eq');
+      i++;
+      j++;
+    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) {
+      ops.push('del');
+      i++;
+    } else {
+      ops.push('add');
+      j++;
+    }
+  }
+  while (i++ < n) ops.push('del');
+  while (j++ < m) ops.push('add');
+  return ops;
+}
+
+class DiffWriter {
+  constructor(
+    readonly out: DiffLine[],
+    private readonly paths: Paths,
+  ) {}
+
+  private emit(depth: number, sym: Sym, text: string, comment?: string): void {
+    this.out.push(comment ? { depth, sym, text, comment } : { depth, sym, text });
+  }
+
+  private unknownAt(path: AttrPath, v: unknown): boolean {
+    return isUnknown(v) || covered(this.paths.afterUnknown, path);
+  }
+
+  private forces(path: AttrPath): string | undefined {
+    return exactly(this.paths.replacePaths, path) ? 'forces replacement' : undefined;
+  }
+
+  changed(b: unknown, a: unknown, path: AttrPath): boolean {
+    if (this.unknownAt(path, a)) return true;
+    if (covered(this.paths.beforeSensitive, path) !== covered(this.paths.afterSensitive, path)) return true;
+    return !deepEqual(b, a);
+  }
+
+  /** Renders one side entirely: a created (`+`), destroyed (`-`) or unchanged (` `) value. */
+  whole(
+    label: Label,
+    v: unknown,
+    sym: Sym,
+    path: AttrPath,
+    depth: number,
+    side: 'before' | 'after',
+    opts: { tail?: string; headSym?: Sym } = {},
+  ): void {
+    const prefix = label.key !== undefined ? `${label.key} = ` : '';
+    const suffix = label.elem ? ',' : '';
+    const head = opts.headSym ?? sym;
+    const tail = opts.tail ?? '';
+    const forces = this.forces(path);
+    const sensitive = covered(
+      side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive,
+      path,
+    );
+    if (sensitive) return this.emit(depth, head, `${prefix}${SENSITIVE_TEXT}${tail}${suffix}`, forces);
+    if (side === 'after' && this.unknownAt(path, v)) {
+      return this.emit(depth, head, `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
+    }
+    const json = parseJsonStructure(v);
+    if (json !== undefined) {
+      this.emit(depth, head, `${prefix}jsonencode(`, forces);
+      // Inside a JSON string no attribute path applies: the string as a whole was checked above.
+      new DiffWriter(this.out, NO_PATHS).whole({}, json, sym, [], depth + 1, side);
+      return this.emit(depth, ' ', `)${tail}${suffix}`);
+    }
+    if (typeof v === 'string' && v.includes('\n')) {
+      this.emit(depth, head, `${prefix}<<-EOT`, forces);
+      for (const line of v.replace(/\n$/, '').split('\n')) this.emit(depth + 1, ' ', line);
+      return this.emit(depth, ' ', `EOT${tail}${suffix}`);
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) return this.emit(depth, head, `${prefix}[]${tail}${suffix}`, forces);
+      this.emit(depth, head, `${prefix}[`, forces);
+      v.forEach((e, i) => this.whole({ elem: true }, e, sym, [...path, i], depth + 1, side));
+      return this.emit(depth, ' ', `]${tail}${suffix}`);
+    }
+    if (isObj(v)) {
+      const keys = Object.keys(v).sort();
+      if (keys.length === 0) return this.emit(depth, head, `${prefix}{}${tail}${suffix}`, forces);
+      this.emit(depth, head, `${prefix}{`, forces);
+      const width = Math.max(...keys.map((k) => keyText(k, false).length));
+      for (const k of keys) {
+        this.whole({ key: pad(keyText(k, false), width) }, v[k], sym, [...path, k], depth + 1, side);
+      }
+      return this.emit(depth, ' ', `}${tail}${suffix}`);
+    }
+    this.emit(depth, head, `${prefix}${formatPrimitive(v)}${tail}${suffix}`, forces);
+  }
+
+  /** Renders a change between two values (the caller has established that they differ). */
+  pair(label: Label, b: unknown, a: unknown, path: AttrPath, depth: number): void {
+    const prefix = label.key !== undefined ? `${label.key} = ` : '';
+    const suffix = label.elem ? ',' : '';
+    const forces = this.forces(path);
+    const aUnknown = this.unknownAt(path, a);
+    const bAbsent = absent(b);
+    const aAbsent = !aUnknown && absent(a);
+    if (covered(this.paths.beforeSensitive, path) || covered(this.paths.afterSensitive, path)) {
+      const sym: Sym = bAbsent ? '+' : aAbsent ? '-' : '~';
+      const text = aUnknown
+        ? bAbsent
+          ? KNOWN_AFTER_APPLY
+          : `${SENSITIVE_TEXT} -> ${KNOWN_AFTER_APPLY}`
+        : `${SENSITIVE_TEXT}${aAbsent ? ' -> null' : ''}`;
+      return this.emit(depth, sym, `${prefix}${text}${suffix}`, forces);
+    }
+    if (aUnknown) {
+      if (bAbsent) return this.emit(depth, '+', `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
+      if (
+        !isStruct(b) &&
+        parseJsonStructure(b) === undefined &&
+        !(typeof b === 'string' && b.includes('\n'))
+      ) {
+        return this.emit(
+          depth,
+          '~',
+          `${prefix}${formatPrimitive(b)} -> ${KNOWN_AFTER_APPLY}${suffix}`,
+          forces,
+        );
+      }
+      return this.whole(label, b, '-', path, depth, 'before', {
+        headSym: '~',
+        tail: ` -> ${KNOWN_AFTER_APPLY}`,
+      });
+    }
+    if (bAbsent) return this.whole(label, a, '+', path, depth, 'after');
+    if (aAbsent) return this.whole(label, b, '-', path, depth, 'before', { tail: ' -> null' });
+
+    const bJson = parseJsonStructure(b);
+    const aJson = parseJsonStructure(a);
+    if (bJson !== undefined && aJson !== undefined) {
+      this.emit(depth, '~', `${prefix}jsonencode(`, forces);
+      const inner = new DiffWriter(this.out, NO_PATHS);
+      if (inner.changed(bJson, aJson, [])) inner.pair({}, bJson, aJson, [], depth + 1);
+      else this.emit(depth + 1, ' ', '# (whitespace changes only)');
+      return this.emit(depth, ' ', `)${suffix}`);
+    }
+    if (Array.isArray(b) && Array.isArray(a)) {
+      this.emit(depth, '~', `${prefix}[`, forces);
+      this.listBody(b, a, path, depth + 1);
+      return this.emit(depth, ' ', `]${suffix}`);
+    }
+    if (isObj(b) && isObj(a)) {
+      this.emit(depth, '~', `${prefix}{`, forces);
+      this.objectBody(b, a, path, depth + 1, { hideUnchanged: true, top: false });
+      return this.emit(depth, ' ', `}${suffix}`);
+    }
+    if (!isStruct(b) && !isStruct(a)) {
+      if (typeof b === 'string' && typeof a === 'string' && (b.includes('\n') || a.includes('\n'))) {
+        return this.heredocDiff(prefix, suffix, b, a, depth, forces);
+      }
+      return this.emit(
+        depth,
+        '~',
+        `${prefix}${formatPrimitive(b)} -> ${formatPrimitive(a)}${suffix}`,
+        forces,
+      );
+    }
+    // The kind changed (e.g. string to map): show the old value removed and the new one added.
+    this.whole(label, b, '-', path, depth, 'before');
+    this.whole(label, a, '+', path, depth, 'after');
+  }
+
+  objectBody(
+    b: Obj,
+    a: Obj,
+    path: AttrPath,
+    depth: number,
+    opts: { hideUnchanged: boolean; top: boolean; alwaysShow?: ReadonlySet<string> },
+  ): void {
+    const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])]
+      .filter((k) => !(absent(b[k]) && absent(a[k]) && !this.unknownAt([...path, k], a[k])))
+      .sort();
+    const changed = new Set(keys.filter((k) => this.changed(b[k], a[k], [...path, k])));
+    const shown = keys.filter(
+      (k) => changed.has(k) || !opts.hideUnchanged || (opts.alwaysShow?.has(k) && !isStruct(a[k])),
+    );
+    const width = Math.max(0, ...shown.map((k) => keyText(k, opts.top).length));
+    let hidden = 0;
+    for (const k of keys) {
+      const label = { key: pad(keyText(k, opts.top), width) };
+      if (changed.has(k)) this.pair(label, b[k], a[k], [...path, k], depth);
+      else if (shown.includes(k)) this.whole(label, a[k], ' ', [...path, k], depth, 'after');
+      else hidden++;
+    }
+    if (hidden > 0) {
+      this.emit(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'attribute' : 'attributes'} hidden)`);
+    }
+  }
+
+  private listBody(b: unknown[], a: unknown[], path: AttrPath, depth: number): void {
+    const ops = lcs(b, a, (x, y) => deepEqual(x, y));
+    // Unchanged primitives next to a change are shown for context; everything else unchanged is counted.
+    const structs = b.some(isStruct) || a.some(isStruct);
+    let bi = 0;
+    let ai = 0;
+    let k = 0;
+    const near = (idx: number): boolean =>
+      !structs && ((idx > 0 && ops[idx - 1] !== 'eq') || (idx + 1 < ops.length && ops[idx + 1] !== 'eq'));
+    let hidden = 0;
+    const flushHidden = (): void => {
+      if (hidden > 0) {
+        this.emit(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'element' : 'elements'} hidden)`);
+      }
+      hidden = 0;
+    };
+    while (k < ops.length) {
+      if (ops[k] === 'eq') {
+        if (near(k)) {
+          flushHidden();
+          this.whole({ elem: true }, a[ai], ' ', [...path, ai], depth, 'after');
+        } else hidden++;
+        bi++;
+        ai++;
+        k++;
+        continue;
+      }
+      flushHidden();
+      const dels: number[] = [];
+      const adds: number[] = [];
+      while (k < ops.length && ops[k] !== 'eq') {
+        if (ops[k] === 'del') dels.push(bi++);
+        else adds.push(ai++);
+        k++;
+      }
+      const pairs = Math.min(dels.length, adds.length);
+      let d = 0;
+      let p = 0;
+      for (; p < pairs; p++) {
+        const bv = b[dels[p]!];
+        const av = a[adds[p]!];
+        const sameKind = (isObj(bv) && isObj(av)) || (Array.isArray(bv) && Array.isArray(av));
+        if (!sameKind) break;
+        this.pair({ elem: true }, bv, av, [...path, adds[p]!], depth);
+        d++;
+      }
+      for (let i = d; i < dels.length; i++) {
+        this.whole({ elem: true }, b[dels[i]!], '-', [...path, dels[i]!], depth, 'before');
+      }
+      for (let i = p; i < adds.length; i++) {
+        this.whole({ elem: true }, a[adds[i]!], '+', [...path, adds[i]!], depth, 'after');
+      }
+    }
+    flushHidden();
+  }
+
+  private heredocDiff(
+    prefix: string,
+    suffix: string,
+    b: string,
+    a: string,
+    depth: number,
+    forces?: string,
+  ): void {
+    const bl = b.replace(/\n$/, '').split('\n');
+    const al = a.replace(/\n$/, '').split('\n');
+    const ops = lcs(bl, al, (x, y) => x === y);
+    this.emit(depth, '~', `${prefix}<<-EOT`, forces);
+    const changedAt = ops.map((o) => o !== 'eq');
+    const nearChange = (idx: number): boolean => {
+      for (let d = -CONTEXT_LINES; d <= CONTEXT_LINES; d++) if (changedAt[idx + d]) return true;
+      return false;
+    };
+    let bi = 0;
+    let ai = 0;
+    let hidden = 0;
+    const flush = (): void => {
+      if (hidden > 0)
+        this.emit(depth + 1, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'line' : 'lines'} hidden)`);
+      hidden = 0;
+    };
+    ops.forEach((op, idx) => {
+      if (op === 'eq') {
+        if (nearChange(idx)) {
+          flush();
+          this.emit(depth + 1, ' ', al[ai]!);
+        } else hidden++;
+        bi++;
+        ai++;
+      } else if (op === 'del') {
+        flush();
+        this.emit(depth + 1, '-', bl[bi++]!);
+      } else {
+        flush();
+        this.emit(depth + 1, '+', al[ai++]!);
+      }
+    });
+    flush();
+    this.emit(depth, ' ', `EOT${suffix}`);
+  }
+}
+
+const HEAD_SYM: Record<ResourceChange['action'], Sym> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  read: '<=',
+  noop: ' ',
+};
+
+export function actionSymbol(rc: Pick<ResourceChange, 'action' | 'createBeforeDestroy'>): Sym {
+  return rc.action === 'replace' && rc.createBeforeDestroy ? '+/-' : HEAD_SYM[rc.action];
+}
+
+/** Attributes shown even when unchanged, to tell objects apart (as Terraform shows id and name). */
+const IDENTIFYING = new Set(['id', 'name']);
+
+/** The `resource "type" "name" { ... }` block of one change. */
+export function resourceLines(rc: ResourceChange): DiffLine[] {
+  const out: DiffLine[] = [];
+  const w = new DiffWriter(out, rc);
+  out.push({
+    depth: 0,
+    sym: actionSymbol(rc),
+    text: `${rc.mode === 'data' ? 'data' : 'resource'} "${rc.type}" "${rc.name}" {`,
+  });
+  if (rc.action === 'create' || rc.action === 'read') {
+    const after = rc.after ?? {};
+    const unknownTop = rc.afterUnknown.filter((p) => p.length === 1).map((p) => String(p[0]));
+    const keys = [...new Set([...Object.keys(after), ...unknownTop])]
+      .filter((k) => !absent(after[k]) || unknownTop.includes(k) || isUnknown(after[k]))
+      .sort();
+    const width = Math.max(0, ...keys.map((k) => k.length));
+    for (const k of keys) w.whole({ key: pad(k, width) }, after[k], '+', [k], 1, 'after');
+  } else if (rc.action === 'delete') {
+    const before = rc.before ?? {};
+    const keys = Object.keys(before)
+      .filter((k) => !absent(before[k]))
+      .sort();
+    const width = Math.max(0, ...keys.map((k) => k.length));
+    for (const k of keys)
+      w.whole({ key: pad(k, width) }, before[k], '-', [k], 1, 'before', { tail: ' -> null' });
+  } else {
+    w.objectBody(rc.before ?? {}, rc.after ?? {}, [], 1, {
+      hideUnchanged: true,
+      top: true,
+      alwaysShow: IDENTIFYING,
+    });
+  }
+  out.push({ depth: 0, sym: ' ', text: '}' });
+  return out;
+}
+
+/** `+ url = "..."` lines for the output changes that do something. */
+export function outputLines(changes: OutputChange[]): DiffLine[] {
+  const out: DiffLine[] = [];
+  const shown = changes.filter((c) => c.action !== 'noop');
+  const width = Math.max(0, ...shown.map((c) => keyText(c.name, true).length));
+  for (const c of shown) {
+    const w = new DiffWriter(out, {
+      beforeSensitive: c.sensitive ? [[]] : [],
+      afterSensitive: c.sensitive ? [[]] : [],
+      afterUnknown: c.afterUnknown ? [[]] : [],
+      replacePaths: [],
+    });
+    const label = { key: pad(keyText(c.name, true), width) };
+    if (c.action === 'create') w.whole(label, c.after, '+', [], 0, 'after');
+    else if (c.action === 'delete') w.whole(label, c.before, '-', [], 0, 'before', { tail: ' -> null' });
+    else if (w.changed(c.before, c.after, [])) w.pair(label, c.before, c.after, [], 0);
+    else w.whole(label, c.after, ' ', [], 0, 'after');
+  }
+  return out;
+}
+
+/** Plain-text layout of diff lines: four spaces per level, the symbol right-aligned in three columns. */
+export function layoutLine(l: DiffLine): string {
+  return `${'    '.repeat(l.depth)}${l.sym.padStart(3)} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
+}

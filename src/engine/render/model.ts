@@ -1,0 +1,210 @@
+/**
+ * The plan as the renderers see it: one entry per resource instance (what changes, why, which
+ * values are sensitive or not known yet, what the scheduler expects to do), the output changes and
+ * plan-level diagnostics. Plan code builds it (usually with `resourceChangeFromPlanned`); the text,
+ * JSON and Markdown renderers only read it.
+ *
+ * Values are JSON. Unknown values may appear as the provider's UNKNOWN marker or be listed in
+ * `afterUnknown` (or both). Sensitive values are present in `before`/`after` (the renderers mask
+ * them); `beforeSensitive`/`afterSensitive` list the paths to mask, a path covering everything
+ * beneath it.
+ */
+import type { PlannedChange, SchedulerAnnotations } from '../../provider/resource';
+import { type AttrPath, type Diagnostic, isUnknown } from '../../provider/values';
+import { compareAddresses, parseAddress } from '../state/address';
+
+export type ChangeAction = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'read';
+
+/** Terraform's action_reason values (internal/command/jsonplan). */
+export type ActionReason =
+  | 'replace_because_cannot_update'
+  | 'replace_because_tainted'
+  | 'replace_by_request'
+  | 'replace_by_triggers'
+  | 'delete_because_no_resource_config'
+  | 'delete_because_wrong_repetition'
+  | 'delete_because_count_index'
+  | 'delete_because_each_key'
+  | 'delete_because_no_module'
+  | 'delete_because_no_move_target'
+  | 'read_because_config_unknown'
+  | 'read_because_dependency_pending';
+
+export interface ResourceChange {
+  /** `sched_job.web`, `sched_job.web[0]`, `sched_job.web["k"]`, `data.sched_job.x`. */
+  address: string;
+  mode: 'managed' | 'data';
+  type: string;
+  name: string;
+  /** count index or for_each key; absent without count/for_each. */
+  index?: number | string;
+  /** Provider source, e.g. `registry.terraform.io/cdktf-sched/sched`. */
+  providerName: string;
+  /** The construct that declared the resource (cdktf's `//` metadata path), e.g. `app/web`. */
+  constructPath?: string;
+  action: ChangeAction;
+  actionReason?: ActionReason;
+  /** For replace: the new object is created before the old one is destroyed. */
+  createBeforeDestroy?: boolean;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  afterUnknown: AttrPath[];
+  beforeSensitive: AttrPath[];
+  afterSensitive: AttrPath[];
+  /** Paths whose change forces the replacement. */
+  replacePaths: AttrPath[];
+  /** The scheduler's view of a job change (from the job plan endpoint). */
+  scheduler?: SchedulerAnnotations;
+  diagnostics: Diagnostic[];
+  schemaVersion?: number;
+}
+
+export interface OutputChange {
+  name: string;
+  action: 'create' | 'update' | 'delete' | 'noop';
+  before: unknown;
+  after: unknown;
+  afterUnknown: boolean;
+  sensitive: boolean;
+}
+
+export interface PlanModel {
+  /** Written as terraform_version in the JSON plan. */
+  terraformVersion?: string;
+  /** `destroy` plans say so in their headline. */
+  mode?: 'normal' | 'destroy' | 'refresh-only';
+  resourceChanges: ResourceChange[];
+  outputChanges: OutputChange[];
+  /** Diagnostics not tied to one resource. */
+  diagnostics: Diagnostic[];
+  /** Planning failed part way; what is listed is incomplete. */
+  errored?: boolean;
+  /** RFC 3339; omitted from renderings when absent (keeps golden files stable). */
+  timestamp?: string;
+}
+
+export interface PlanSummary {
+  add: number;
+  change: number;
+  destroy: number;
+  read: number;
+  noop: number;
+}
+
+/** Counts as Terraform does: a replace is one add and one destroy; reads and no-ops are not changes. */
+export function summarize(plan: PlanModel): PlanSummary {
+  const s: PlanSummary = { add: 0, change: 0, destroy: 0, read: 0, noop: 0 };
+  for (const rc of plan.resourceChanges) {
+    if (rc.action === 'create') s.add++;
+    else if (rc.action === 'update') s.change++;
+    else if (rc.action === 'delete') s.destroy++;
+    else if (rc.action === 'replace') {
+      s.add++;
+      s.destroy++;
+    } else if (rc.action === 'read') s.read++;
+    else s.noop++;
+  }
+  return s;
+}
+
+export function hasChanges(plan: PlanModel): boolean {
+  return (
+    plan.resourceChanges.some((rc) => rc.action !== 'noop') ||
+    plan.outputChanges.some((o) => o.action !== 'noop')
+  );
+}
+
+/** "1 to add, 2 to change, 0 to destroy" (no trailing period). */
+export function summaryCounts(s: PlanSummary): string {
+  return `${s.add} to add, ${s.change} to change, ${s.destroy} to destroy`;
+}
+
+/** Changes in Terraform's order (by address); addresses that do not parse go last, in their order. */
+export function sortedChanges(changes: ResourceChange[]): ResourceChange[] {
+  const parsed = changes.map((rc, i) => {
+    try {
+      return { rc, i, addr: parseAddress(rc.address) };
+    } catch {
+      return { rc, i, addr: undefined };
+    }
+  });
+  parsed.sort((a, b) => {
+    if (a.addr && b.addr) return compareAddresses(a.addr, b.addr) || a.i - b.i;
+    if (a.addr || b.addr) return a.addr ? -1 : 1;
+    return a.i - b.i;
+  });
+  return parsed.map((p) => p.rc);
+}
+
+/** Splits an address into mode/type/name/index (root-module addresses only, as cdktf writes them). */
+export function splitAddress(
+  address: string,
+): Pick<ResourceChange, 'mode' | 'type' | 'name'> & { index?: number | string } {
+  const m =
+    /^(data\.)?([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_-]*)(?:\[(\d+|"(?:[^"\\]|\\.)*")\])?$/.exec(
+      address,
+    );
+  if (!m) throw new Error(`cannot split resource address ${JSON.stringify(address)}`);
+  const out: Pick<ResourceChange, 'mode' | 'type' | 'name'> & { index?: number | string } = {
+    mode: m[1] ? 'data' : 'managed',
+    type: m[2]!,
+    name: m[3]!,
+  };
+  if (m[4] !== undefined) out.index = m[4].startsWith('"') ? (JSON.parse(m[4]) as string) : Number(m[4]);
+  return out;
+}
+
+/** Paths of UNKNOWN markers inside a value. */
+export function unknownPaths(value: unknown, path: AttrPath = []): AttrPath[] {
+  if (isUnknown(value)) return [path];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unknownPaths(v, [...path, i]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, [...path, k]));
+  }
+  return [];
+}
+
+export interface FromPlannedInput {
+  address: string;
+  planned: PlannedChange;
+  /** Provider source; default derived from the type prefix (`registry.terraform.io/cdktf-sched/<prefix>`). */
+  providerName?: string;
+  constructPath?: string;
+  /** Sensitive attribute names of the resource type (`sensitiveAttributes(shape)`). */
+  sensitive?: string[];
+  /** Sensitive paths recorded in the prior state (sensitive_attributes). */
+  priorSensitive?: AttrPath[];
+  actionReason?: ActionReason;
+  createBeforeDestroy?: boolean;
+  schemaVersion?: number;
+}
+
+/** Builds a ResourceChange from a handler's PlannedChange. */
+export function resourceChangeFromPlanned(input: FromPlannedInput): ResourceChange {
+  const { planned } = input;
+  const parts = splitAddress(input.address);
+  const sensitive = (input.sensitive ?? []).map((n): AttrPath => [n]);
+  const afterUnknown = planned.planned ? unknownPaths(planned.planned) : [];
+  const rc: ResourceChange = {
+    address: input.address,
+    ...parts,
+    providerName: input.providerName ?? `registry.terraform.io/cdktf-sched/${parts.type.split('_')[0]}`,
+    action: planned.action,
+    before: planned.prior,
+    after: planned.action === 'delete' ? null : planned.planned,
+    afterUnknown: planned.action === 'delete' ? [] : afterUnknown,
+    beforeSensitive: [...sensitive, ...(input.priorSensitive ?? [])],
+    afterSensitive: sensitive,
+    replacePaths: planned.replacePaths ?? [],
+    diagnostics: planned.diagnostics,
+  };
+  if (input.constructPath) rc.constructPath = input.constructPath;
+  if (input.actionReason) rc.actionReason = input.actionReason;
+  else if (planned.action === 'replace' && (planned.replacePaths?.length ?? 0) > 0) {
+    rc.actionReason = 'replace_because_cannot_update';
+  }
+  if (input.createBeforeDestroy) rc.createBeforeDestroy = true;
+  if (input.schemaVersion !== undefined) rc.schemaVersion = input.schemaVersion;
+  if (planned.annotations?.scheduler) rc.scheduler = planned.annotations.scheduler;
+  return rc;
+}
