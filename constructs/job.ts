@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import { Lazy } from 'cdktf';
 import type { Construct } from 'constructs';
 import { schedProvider } from '../src/provider/sched/provider';
+import { UNKNOWN } from '../src/provider/values';
 import { Job as JobResource, type JobConfig } from './generated/sched/job';
 import { ValidJobSpecSchema } from './job-rules';
 import type { JobSpec } from './job-spec';
-import { issueMessages, ruleErrorMap } from './spec-rules';
-import { canonicalJson, escapeTemplate } from './terraform-text';
+import { containsToken, issueMessages, ruleErrorMap } from './spec-rules';
+import { canonicalJson, escapeTemplate, jsonText } from './terraform-text';
 import { addHandlerValidation } from './validation';
 
 /** A jobspec given as text (HCL2, or API JSON), with values for its HCL2 variables. */
@@ -45,6 +46,8 @@ export class Job extends JobResource {
 
   /** The typed spec, when the job was given as one. */
   readonly spec: JobSpec | undefined;
+  private readonly text: string | undefined;
+  private readonly vars: Readonly<Record<string, string>> | undefined;
 
   constructor(scope: Construct, id: string, props: JobProps) {
     const { spec, jobspec, vars, ...settings } = props as Partial<{ spec: JobSpec } & JobText> &
@@ -57,6 +60,8 @@ export class Job extends JobResource {
         : {}),
     });
     this.spec = spec;
+    this.text = spec === undefined ? jobspec : undefined;
+    this.vars = vars;
     if (spec !== undefined) {
       // Rendered when synthesized, so the spec is validated (and its durations converted) at synth.
       this.jobspec = Lazy.stringValue({ produce: () => this.renderSpec() });
@@ -72,8 +77,20 @@ export class Job extends JobResource {
     addHandlerValidation(this, {
       factory: schedProvider,
       typeName: 'sched_job',
-      attributes: () => this.synthesizeAttributes(),
+      attributes: () => this.handlerAttributes(),
     });
+  }
+
+  /** As the handler will get them after Terraform read the escapes; a spec only once it is valid. */
+  private handlerAttributes(): Record<string, unknown> {
+    const attrs: Record<string, unknown> = { ...this.synthesizeAttributes(), hcl2_vars: this.vars };
+    if (this.spec === undefined) {
+      attrs['jobspec'] = this.text;
+    } else {
+      const parsed = this.parseSpec();
+      attrs['jobspec'] = parsed.success && !containsToken(parsed.data) ? jsonText(parsed.data) : UNKNOWN;
+    }
+    return attrs;
   }
 
   private parseSpec() {

@@ -32,7 +32,12 @@ function escapeLiteral(s: string): string {
  * resolves it the JSON holds a number (`"Count":3`), not a string.
  */
 export function canonicalJson(value: unknown): string {
-  return escapeTemplate(write(value));
+  return escapeTemplate(jsonText(value));
+}
+
+/** The same JSON as the provider receives it, after Terraform has read the escapes. */
+export function jsonText(value: unknown): string {
+  return write(value);
 }
 
 function write(v: unknown): string {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Job, SchedProvider, type JobSpec } from '../../../constructs';
+import { parseJsonJobspec } from '../../../src/provider/sched/job/jobspec';
 
 function newStack(): TerraformStack {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -68,7 +69,9 @@ describe('Job with a typed spec', () => {
     const text = job['jobspec'] as string;
     // The scheduler's own interpolation is escaped so Terraform passes it through verbatim.
     expect(text).toContain('"LISTEN":":$${NOMAD_PORT_http}"');
-    const api = JSON.parse(text.replace(/\$\$\{/g, '${')) as Record<string, unknown>;
+    // What the sched_job handler reads once Terraform has unescaped the text.
+    const unescaped = text.replace(/\$\$\{/g, () => '${');
+    const api = parseJsonJobspec(unescaped);
     expect(api).toMatchObject({
       ID: 'web',
       Type: 'service',
@@ -84,7 +87,7 @@ describe('Job with a typed spec', () => {
       ],
     });
     // Sorted keys: the same spec always synthesizes the same text.
-    expect(Object.keys(api)).toEqual(['Datacenters', 'ID', 'TaskGroups', 'Type']);
+    expect(Object.keys(JSON.parse(unescaped) as object)).toEqual(['Datacenters', 'ID', 'TaskGroups', 'Type']);
     expect(text).not.toContain('"User"');
   });
 
@@ -176,6 +179,34 @@ describe('Job with a typed spec', () => {
     const message = thrown(() => Testing.synth(stack));
     expect(message).toContain('test/web: invalid job spec');
     expect(message).toContain('spec.TaskGroups[0].Count: must be a non-negative integer');
+  });
+});
+
+describe('JobSpec type', () => {
+  it('makes typos and wrong types compile errors, and the same mistakes synth errors', () => {
+    const typo: JobSpec = {
+      ID: 'x',
+      TaskGroups: [
+        {
+          Name: 'g',
+          // @ts-expect-error `Cont` is not a field (Count is)
+          Cont: 1,
+          Tasks: [{ Name: 't', Driver: 'mock' }],
+        },
+      ],
+    };
+    const wrongType: JobSpec = {
+      ID: 'y',
+      // @ts-expect-error not a job type
+      Type: 'daemon',
+      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock', KillTimeout: '5s' }] }],
+    };
+    const stack = newStack();
+    new Job(stack, 'typo', { spec: typo });
+    new Job(stack, 'wrong', { spec: wrongType });
+    const message = thrown(() => synth(stack));
+    expect(message).toContain('[test/typo] spec.TaskGroups[0].Cont: is not a known field');
+    expect(message).toContain('[test/wrong] spec.Type: must be one of');
   });
 });
 
