@@ -162,6 +162,13 @@ describe('exec in an allocation over a WebSocket', () => {
     expect(missing).toBeInstanceOf(NotFoundError);
   });
 
+  it('refuses a command that cannot be passed to a process (NUL byte) with a close frame, not a crash', async () => {
+    const s = await exec(['echo', 'a\u0000b']);
+    await expect(s.exited).rejects.toBeInstanceOf(ValidationError);
+    expect(f.agent.scheduler.exec.manager.sessionsOf(allocId)).toEqual([]);
+    expect((await runToEnd(await exec(['true']))).code).toBe(0);
+  });
+
   it('refuses a task that is not running', async () => {
     const err = await f.sched.allocations
       .exec(allocId, { command: ['true'], task: '', heartbeatMs: 60_000 })

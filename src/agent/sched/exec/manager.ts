@@ -5,6 +5,7 @@
  * stopped allocation loses its working directory.
  */
 import type WebSocket from 'ws';
+import { badRequest } from '../../http/errors';
 import type { Commit } from '../../store';
 import type { SchedContext } from '../context';
 import type { AllocRecord, TaskEventRecord } from '../model';
@@ -80,7 +81,13 @@ export class ExecManager {
     if (!set) this.sessions.set(alloc.ID, (set = new Set()));
     set.add(session);
     this.seen.set(alloc.ID, alloc);
-    session.start();
+    try {
+      session.start();
+    } catch (err) {
+      // spawn refuses some arguments outright (a NUL byte in the command): that is the request's fault.
+      this.forget(session);
+      throw badRequest(`command: ${(err as Error).message}`);
+    }
     return session;
   }
 
