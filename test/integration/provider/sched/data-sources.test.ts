@@ -1,6 +1,6 @@
-import { mockJob, rolling } from '../../../helpers/jobs';
+import { mockJob } from '../../../helpers/jobs';
 import type { DataSourceHandler } from '../../../../src/provider/resource';
-import { converge, jobConfig, startHarness, type Harness } from './harness';
+import { converge, jobConfig, startHarness, type Harness, steady } from './harness';
 
 describe('scheduler data sources against the dev agent', () => {
   let h: Harness;
@@ -15,9 +15,9 @@ describe('scheduler data sources against the dev agent', () => {
     await converge(
       h.job,
       null,
-      jobConfig(mockJob('api', { count: 2, update: rolling(), meta: { tier: 'front' } })),
+      jobConfig(mockJob('api', { count: 2, update: steady(), meta: { tier: 'front' } })),
     );
-    await converge(h.job, null, jobConfig(mockJob('worker', { count: 1, update: rolling() })));
+    await converge(h.job, null, jobConfig(mockJob('worker', { count: 1, update: steady() })));
   });
   afterAll(() => h.stop());
 

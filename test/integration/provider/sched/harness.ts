@@ -1,6 +1,7 @@
 /** Drives the scheduler provider's handlers the way the engine does: plan, then apply, against a real dev agent. */
 import { startAgent, type AgentFixture } from '../../../helpers/agent';
 import type { Job } from '../../../../src/api/sched/schemas';
+import { rolling } from '../../../helpers/jobs';
 import type {
   Config,
   PlannedChange,
@@ -75,4 +76,12 @@ export async function applyFailure(
 
 export function jobConfig(job: Job, extra: Config = {}): Config {
   return { jobspec: JSON.stringify(job, null, 2), ...extra };
+}
+
+/**
+ * An update block with short times and generous deadlines (3 s healthy, 6 s progress at time scale
+ * 0.01), so a loaded test machine does not turn a slow start into an unhealthy allocation.
+ */
+export function steady(extra: Partial<NonNullable<Job['Update']>> = {}): NonNullable<Job['Update']> {
+  return rolling({ MinHealthyTime: 1e8, HealthyDeadline: 300e9, ProgressDeadline: 600e9, ...extra });
 }

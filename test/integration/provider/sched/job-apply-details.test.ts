@@ -1,7 +1,7 @@
-import { mockJob, rolling } from '../../../helpers/jobs';
+import { mockJob } from '../../../helpers/jobs';
 import { UNKNOWN, isUnknown } from '../../../../src/provider/values';
 import { schedProvider } from '../../../../src/provider/sched/provider';
-import { converge, jobConfig, startHarness, type Harness } from './harness';
+import { converge, jobConfig, startHarness, type Harness, steady } from './harness';
 
 describe('sched_job: apply details', () => {
   let h: Harness;
@@ -13,7 +13,7 @@ describe('sched_job: apply details', () => {
   it('waits with blocking queries, not by polling', async () => {
     // A rolling update of three allocations, one at a time, each healthy after 250 ms (25 s at time
     // scale 0.01): the wait lasts most of a second.
-    const update = rolling({ MaxParallel: 1, MinHealthyTime: 25e9 });
+    const update = steady({ MaxParallel: 1, MinHealthyTime: 25e9 });
     const { state } = await converge(h.job, null, jobConfig(mockJob('slowish', { count: 3, update })));
     const before = h.f.agent.requests.length;
     const started = Date.now();
@@ -45,7 +45,7 @@ describe('sched_job: apply details', () => {
   });
 
   it('plans a restart of a job stopped out of band', async () => {
-    const job = mockJob('stopped', { count: 1, update: rolling() });
+    const job = mockJob('stopped', { count: 1, update: steady() });
     const { state } = await converge(h.job, null, jobConfig(job));
     await h.f.sched.jobs.deregister('stopped');
     const read = (await h.job.read(state!))!;
@@ -61,13 +61,13 @@ describe('sched_job: apply details', () => {
     const created = await h.job.plan({ prior: null, config: { jobspec: UNKNOWN } });
     expect(created.action).toBe('create');
     expect(isUnknown(created.planned!['id'])).toBe(true);
-    const text = jobConfig(mockJob('late', { count: 1, update: rolling() }))['jobspec'];
+    const text = jobConfig(mockJob('late', { count: 1, update: steady() }))['jobspec'];
     const state = (await h.job.apply({ ...created, planned: { ...created.planned, jobspec: text } }))!;
     expect(state).toMatchObject({ id: 'late', jobspec: text, deployment_status: 'successful' });
 
     const update = await h.job.plan({ prior: state, config: { jobspec: UNKNOWN } });
     expect(update.action).toBe('update');
-    const renamed = jobConfig(mockJob('later', { count: 1, update: rolling() }))['jobspec'];
+    const renamed = jobConfig(mockJob('later', { count: 1, update: steady() }))['jobspec'];
     const next = (await h.job.apply({ ...update, planned: { ...update.planned, jobspec: renamed } }))!;
     expect(next).toMatchObject({ id: 'later', deployment_status: 'successful' });
     expect((await h.f.sched.jobs.read('late')).value.Stop).toBe(true);

@@ -1,9 +1,9 @@
-import { mockJob, rolling } from '../../../helpers/jobs';
+import { mockJob } from '../../../helpers/jobs';
 import type { Job } from '../../../../src/api/sched/schemas';
 import type { ProgressEvent, State } from '../../../../src/provider/resource';
 import { ResourceApplyError } from '../../../../src/provider/common/errors';
 import { schedProvider } from '../../../../src/provider/sched/provider';
-import { TOKEN, applyFailure, converge, jobConfig, startHarness, type Harness } from './harness';
+import { TOKEN, applyFailure, converge, jobConfig, startHarness, type Harness, steady } from './harness';
 
 /** Every message a test saw: none may carry the provider's token. */
 const seen: string[] = [];
@@ -11,8 +11,7 @@ function remember(err: Error, events: ProgressEvent[] = []): void {
   seen.push(err.message, ...events.map((e) => e.message));
 }
 
-const fastUpdate = (extra: Partial<NonNullable<Job['Update']>> = {}) =>
-  rolling({ MinHealthyTime: 1e8, HealthyDeadline: 5e9, ...extra });
+const fastUpdate = (extra: Partial<NonNullable<Job['Update']>> = {}) => steady(extra);
 
 describe('sched_job failures against the dev agent', () => {
   let h: Harness;

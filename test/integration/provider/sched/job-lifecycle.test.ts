@@ -1,11 +1,11 @@
-import { mockJob, rolling } from '../../../helpers/jobs';
+import { mockJob } from '../../../helpers/jobs';
 import { eventually } from '../../../helpers/agent';
 import type { State } from '../../../../src/provider/resource';
 import { isUnknown } from '../../../../src/provider/values';
-import { applyFailure, converge, jobConfig, startHarness, type Harness } from './harness';
+import { applyFailure, converge, jobConfig, startHarness, type Harness, steady } from './harness';
 
 const web = (o: Parameters<typeof mockJob>[1] = {}) =>
-  mockJob('web', { count: 2, update: rolling({ MaxParallel: 2 }), ...o });
+  mockJob('web', { count: 2, update: steady({ MaxParallel: 2 }), ...o });
 
 describe('sched_job lifecycle against the dev agent', () => {
   let h: Harness;
@@ -195,7 +195,7 @@ describe('sched_job lifecycle against the dev agent', () => {
     const { state: s, events } = await converge(
       h.job,
       null,
-      jobConfig(mockJob('detached', { count: 2, update: rolling() }), { detach: true }),
+      jobConfig(mockJob('detached', { count: 2, update: steady({ MinHealthyTime: 50e9 }) }), { detach: true }),
     );
     expect(events.map((e) => e.message)).toEqual([
       expect.stringMatching(/^registered job detached version 0/),

@@ -1,10 +1,10 @@
-import { mockJob, rolling } from '../../../helpers/jobs';
+import { mockJob } from '../../../helpers/jobs';
 import { startAgent, type AgentFixture } from '../../../helpers/agent';
 import { resolveConnection } from '../../../../src/provider/common/connection';
 import { ResourceApplyError } from '../../../../src/provider/common/errors';
 import { sensitiveAttributes, terraformBlock } from '../../../../src/provider/schema';
 import { schedProvider } from '../../../../src/provider/sched/provider';
-import { jobConfig } from './harness';
+import { jobConfig, steady } from './harness';
 
 describe('sched provider configuration', () => {
   let f: AgentFixture;
@@ -107,7 +107,7 @@ describe('sched provider configuration', () => {
       const job = mockJob('leak-env', {
         count: 1,
         config: { start_error: `bad credentials ${secret}` },
-        update: rolling({ MinHealthyTime: 1e8, HealthyDeadline: 5e9 }),
+        update: steady(),
       });
       const messages: string[] = [];
       const err = await h
