@@ -195,7 +195,9 @@ describe('sched_job lifecycle against the dev agent', () => {
     const { state: s, events } = await converge(
       h.job,
       null,
-      jobConfig(mockJob('detached', { count: 2, update: steady({ MinHealthyTime: 50e9 }) }), { detach: true }),
+      jobConfig(mockJob('detached', { count: 2, update: steady({ MinHealthyTime: 50e9 }) }), {
+        detach: true,
+      }),
     );
     expect(events.map((e) => e.message)).toEqual([
       expect.stringMatching(/^registered job detached version 0/),
