@@ -48,16 +48,6 @@ export function int(rule: IntRule = {}) {
     );
 }
 
-/** A number at least `min` (not necessarily an integer). */
-export function atLeast(min: number) {
-  return z.number().refine((n) => isToken(n) || n >= min, `must be at least ${min}`);
-}
-
-/** A string matching `re`, described by `rule`. */
-export function matching(re: RegExp, rule: string) {
-  return z.string().refine((s) => isToken(s) || re.test(s), rule);
-}
-
 /** A non-empty string. */
 export const nonEmpty = z.string().refine((s) => isToken(s) || s.length > 0, 'must not be empty');
 
