@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 function tempPath(target: string): string {
@@ -97,4 +97,39 @@ export async function writeFileAtomic(
     throw e;
   }
   await syncDir(dirname(path));
+}
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes temporary files a killed writer left beside `path` (and its backup). Only files whose
+ * writing process no longer exists are touched. Returns the names removed.
+ */
+export async function removeStaleTemps(path: string): Promise<string[]> {
+  const dir = dirname(path);
+  const bases = [basename(path), `${basename(path)}.backup`];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    for (const base of bases) {
+      if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
+      const m = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+      if (!m || m[1] !== base || !processGone(Number(m[2]))) continue;
+      await unlinkQuietly(join(dir, name));
+      removed.push(name);
+    }
+  }
+  return removed;
 }

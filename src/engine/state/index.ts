@@ -12,4 +12,4 @@ export {
 export * from './state-file';
 export * from './writer';
 export * from './lock';
-export { writeFileAtomic, type AtomicWriteOptions } from './atomic';
+export { writeFileAtomic, removeStaleTemps, type AtomicWriteOptions } from './atomic';

@@ -259,3 +259,17 @@ export async function forceUnlock(statePath: string, id: string): Promise<LockIn
     throw new LockError(`the lock on ${statePath} changed while unlocking`);
   return held;
 }
+
+/** Runs `fn` holding the lock; the lock is released however `fn` ends. */
+export async function withLock<T>(
+  statePath: string,
+  opts: AcquireOptions,
+  fn: (lock: StateLock) => Promise<T>,
+): Promise<T> {
+  const lock = await acquireLock(statePath, opts);
+  try {
+    return await fn(lock);
+  } finally {
+    await lock.release();
+  }
+}

@@ -7,7 +7,7 @@
  * The file being replaced by the first write of a writer is kept as `<path>.backup`, as Terraform's
  * local backend keeps the state from before the run.
  */
-import { writeFileAtomic } from './atomic';
+import { removeStaleTemps, writeFileAtomic } from './atomic';
 import type { InstanceAddress } from './address';
 import type { InstanceObject, StateFile } from './state-file';
 
@@ -98,6 +98,8 @@ export class StateWriter {
   }
 
   private async writeNow(): Promise<void> {
+    // Temp files of writers killed earlier would pile up; clear them once, before the first write.
+    if (!this.backedUp) await removeStaleTemps(this.path);
     const fp = this.state.fingerprint();
     if (fp === this.persisted) return;
     const serial = this.state.serial;

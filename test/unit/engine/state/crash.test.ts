@@ -69,6 +69,11 @@ describe('state writes under a crash', () => {
     }
     // Some crash points fall after a rename: the new state must have become visible then.
     expect(advanced).toBeGreaterThan(0);
+    // Killed writers leave temporary files; the next writer clears them before writing.
+    expect((await readdir(dir)).some((n) => n.endsWith('.tmp'))).toBe(true);
+    const next = new StateWriter(path, await StateFile.load(path));
+    await next.setInstance('sched_job.after', { schemaVersion: 0, attributes: { id: 'after' } });
+    expect((await readdir(dir)).sort()).toEqual(['terraform.tfstate', 'terraform.tfstate.backup']);
   }, 90000);
 
   it('random kills during large writes never leave a partial file', async () => {

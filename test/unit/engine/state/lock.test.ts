@@ -11,6 +11,7 @@ import {
   forceUnlock,
   lockPathFor,
   readLock,
+  withLock,
 } from '../../../../src/engine/state/lock';
 
 /** A pid that existed and is gone: a finished child process. */
@@ -81,6 +82,16 @@ describe('state lock', () => {
       results.filter((r) => r.status === 'rejected').every((r) => r.reason instanceof StateLockedError),
     ).toBe(true);
     await (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireLock>>>).value.release();
+  });
+
+  it('withLock releases the lock when the work fails', async () => {
+    await expect(
+      withLock(state, { operation: 'OperationTypeApply' }, async (lock) => {
+        expect((await readLock(state))?.ID).toBe(lock.info.ID);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await readLock(state)).toBeUndefined();
   });
 
   describe('stale locks', () => {
