@@ -3,6 +3,7 @@
  * detached) wait for the rollout. A failed rollout records what the cluster now runs (the failed
  * version, or the version auto_revert restored) but never the new spec as applied.
  */
+import { formatDuration } from '../../../api/duration';
 import { ConflictError, ValidationError } from '../../../api/errors';
 import type { Job, JobSubmission } from '../../../api/sched/schemas';
 import type { ApplyContext, PlannedChange, State } from '../../resource';
@@ -202,9 +203,23 @@ async function registerAndWait(
     const remote = await fetchRemote(ctx, ref);
     if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
     return { ...argumentsOf(planned), ...computedAttributes(remote) };
+  } catch (e) {
+    if (!dl.expired() || e instanceof ResourceApplyError) throw e;
+    // The deadline cut a request short (the registration itself, or a read): say so, and record
+    // whatever the cluster now has.
+    const ref = refFromPlan(change, priv);
+    throw new ResourceApplyError(
+      `${op} of job ${ref?.id ?? '(unknown)'} timed out after ${formatDuration(dl.timeoutMs)}`,
+      ref ? await stateAfterFailure(ctx, ref, prior, planned) : prior,
+    );
   } finally {
     dl.dispose();
   }
+}
+
+function refFromPlan(change: PlannedChange, priv: JobPrivate): JobRef | undefined {
+  if (priv.job?.ID) return { id: priv.job.ID, namespace: priv.job.Namespace ?? 'default' };
+  return refOf(change.planned);
 }
 
 function conflict(ref: JobRef, prior: State | null = null): ResourceApplyError {

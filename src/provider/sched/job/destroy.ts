@@ -31,6 +31,17 @@ export class DestroyTimeoutError extends Error {
 export async function destroyJob(ctx: SchedProviderContext, ref: JobRef, o: DestroyOptions): Promise<void> {
   const { client } = ctx;
   const report = (message: string): void => o.onProgress?.({ message: ctx.redact(message) });
+  let left: AllocationStub[] | undefined;
+  const timedOut = (): DestroyTimeoutError =>
+    new DestroyTimeoutError(
+      ctx.redact(
+        `destroy of job ${ref.id} timed out after ${formatDuration(o.deadline.timeoutMs)}${
+          left === undefined
+            ? ' before the scheduler confirmed the deregistration'
+            : `; still running:\n${describeAllocations(left)}`
+        }`,
+      ),
+    );
   try {
     await client.jobs.deregister(ref.id, {
       namespace: ref.namespace,
@@ -39,11 +50,12 @@ export async function destroyJob(ctx: SchedProviderContext, ref: JobRef, o: Dest
     });
   } catch (e) {
     if (e instanceof NotFoundError) return;
+    if (o.deadline.expired()) throw timedOut();
     throw e;
   }
   report(`job ${ref.id} ${o.purge ? 'purged' : 'stopped'}`);
   if (o.detach) return;
-  let left: AllocationStub[] = [];
+  left = [];
   try {
     for await (const { value } of watch(
       (index, signal) =>
@@ -61,13 +73,7 @@ export async function destroyJob(ctx: SchedProviderContext, ref: JobRef, o: Dest
     if (e instanceof NotFoundError) return;
     if (!o.deadline.expired()) throw e;
   }
-  if (o.deadline.expired()) {
-    throw new DestroyTimeoutError(
-      ctx.redact(
-        `destroy of job ${ref.id} timed out after ${formatDuration(o.deadline.timeoutMs)}; still running:\n${describeAllocations(left)}`,
-      ),
-    );
-  }
+  if (o.deadline.expired()) throw timedOut();
   if (o.deadline.signal.aborted) throw abortError(o.deadline.signal);
 }
 
