@@ -46,8 +46,8 @@ export class Job extends JobResource {
 
   /** The typed spec, when the job was given as one. */
   readonly spec: JobSpec | undefined;
-  private readonly text: string | undefined;
-  private readonly vars: Readonly<Record<string, string>> | undefined;
+  private readonly sourceText: string | undefined;
+  private readonly sourceVars: Readonly<Record<string, string>> | undefined;
 
   constructor(scope: Construct, id: string, props: JobProps) {
     const { spec, jobspec, vars, ...settings } = props as Partial<{ spec: JobSpec } & JobText> &
@@ -60,8 +60,8 @@ export class Job extends JobResource {
         : {}),
     });
     this.spec = spec;
-    this.text = spec === undefined ? jobspec : undefined;
-    this.vars = vars;
+    this.sourceText = spec === undefined ? jobspec : undefined;
+    this.sourceVars = vars;
     if (spec !== undefined) {
       // Rendered when synthesized, so the spec is validated (and its durations converted) at synth.
       this.jobspec = Lazy.stringValue({ produce: () => this.renderSpec() });
@@ -83,9 +83,9 @@ export class Job extends JobResource {
 
   /** As the handler will get them after Terraform read the escapes; a spec only once it is valid. */
   private handlerAttributes(): Record<string, unknown> {
-    const attrs: Record<string, unknown> = { ...this.synthesizeAttributes(), hcl2_vars: this.vars };
+    const attrs: Record<string, unknown> = { ...this.synthesizeAttributes(), hcl2_vars: this.sourceVars };
     if (this.spec === undefined) {
-      attrs['jobspec'] = this.text;
+      attrs['jobspec'] = this.sourceText;
     } else {
       const parsed = this.parseSpec();
       attrs['jobspec'] = parsed.success && !containsToken(parsed.data) ? jsonText(parsed.data) : UNKNOWN;
