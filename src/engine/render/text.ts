@@ -178,5 +178,5 @@ export function renderText(plan: PlanModel, opts: TextOptions): string {
     out.push('');
     out.push(st.red('Planning failed; the changes above are incomplete.'));
   }
-  return redact.text(`${out.join('\n')}\n`);
+  return redact.text(`${out.join('\n').replace(/^\n+/, '')}\n`);
 }

@@ -34,6 +34,17 @@ describe('terminal text', () => {
     expect(text).toContain('Task group web: 2 not placed: Resources exhausted on 3 nodes (memory)');
   });
 
+  it('shows output-only changes without a resource section', () => {
+    const plan: PlanModel = {
+      resourceChanges: [sameNoop],
+      outputChanges: [
+        { name: 'url', action: 'update', before: 'a', after: 'b', afterUnknown: false, sensitive: false },
+      ],
+      diagnostics: [],
+    };
+    expect(renderText(plan, { color: false })).toBe('Changes to Outputs:\n  ~ url = "a" -> "b"\n');
+  });
+
   it('lists only the symbols in use and never prints secrets', () => {
     const text = renderText(fullPlan(), { color: false });
     expect(text).toContain(' <= read (data resources)');
