@@ -157,7 +157,7 @@ async function registerAndWait(
       if (e instanceof ConflictError) {
         if (op === 'create' && enforceIndex === 0) {
           throw new ResourceApplyError(
-            `job ${ref.id} already exists in namespace ${ref.namespace}; import it (${ref.id}@${ref.namespace}) or plan again`,
+            `job ${ref.id} changed since plan; plan again (it now exists in namespace ${ref.namespace}: import it as ${ref.id}@${ref.namespace})`,
             prior,
           );
         }

@@ -99,7 +99,7 @@ describe('sched_job failures against the dev agent', () => {
     await h.f.sched.jobs.register(job);
     const err = await applyFailure(h.job, change);
     expect(err.message).toBe(
-      'job taken already exists in namespace default; import it (taken@default) or plan again',
+      'job taken changed since plan; plan again (it now exists in namespace default: import it as taken@default)',
     );
     const replan = await h.job.plan({ prior: null, config: jobConfig(job) });
     expect(replan.action).toBe('noop');
