@@ -26,7 +26,7 @@ export const LockInfoSchema = z.looseObject({
 export type LockInfo = z.infer<typeof LockInfoSchema>;
 
 /** The command users run to remove a lock whose holder is gone. */
-export const FORCE_UNLOCK_COMMAND = 'cdktf-sched state force-unlock';
+export const FORCE_UNLOCK_COMMAND = 'cdktf-sched force-unlock';
 
 export function lockPathFor(statePath: string): string {
   return `${statePath}.lock.info`;

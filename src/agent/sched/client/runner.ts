@@ -6,6 +6,7 @@
 import type { Commit } from '../../store';
 import type { SchedContext } from '../context';
 import { refreshJob } from '../derived';
+import { newEval } from '../evaluator';
 import type { AllocRecord, TaskStateRecord } from '../model';
 import { restartPolicy } from '../scheduler/policies';
 import { findGroup } from '../scheduler/resources';
@@ -441,6 +442,21 @@ export class ClientRunner {
         return;
       }
       tx.put(T.allocs, sim.key, next);
+      if (status === 'failed' && cur.ClientStatus !== 'failed' && next.DesiredStatus === 'run') {
+        // As a Nomad client's failure report does: the scheduler decides whether to reschedule.
+        const ev = newEval(
+          {
+            Namespace: cur.Namespace,
+            JobID: cur.JobID,
+            Priority: cur.Job.Priority ?? 50,
+            Type: cur.Job.Type ?? 'service',
+            TriggeredBy: 'alloc-failure',
+            JobModifyIndex: cur.Job.JobModifyIndex ?? 0,
+          },
+          this.ctx.clock.nowNs(),
+        );
+        tx.put(T.evals, childKey(cur.Namespace, cur.JobID, ev.ID), ev);
+      }
       refreshJob(tx, cur.Namespace, cur.JobID);
     });
     if (this.ctx.store.get<AllocRecord>(T.allocs, sim.key)?.ClientStatus === 'complete') {

@@ -18,7 +18,7 @@ describe('dev agent scheduler: known differences from Nomad', () => {
   // evaluation of the job stays the "job-register" one (a batch job's default policy is 1 attempt
   // after 5s; a service job's is unlimited, exponential from 30s). Only an unrelated evaluation (e.g.
   // the deployment watcher's) reschedules it.
-  it.skip('reschedules a failed batch allocation by its reschedule policy', async () => {
+  it('reschedules a failed batch allocation by its reschedule policy', async () => {
     const job = mockJob('resched', { type: 'batch', count: 1, config: { run_for: '10ms', exit_code: 2 } });
     await f.sched.jobs.register(job);
     await eventually(async () => {
