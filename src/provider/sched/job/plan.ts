@@ -101,6 +101,12 @@ function failed(input: PlanInput, extra: Diagnostic[]): PlannedChange {
   return { action: 'noop', prior, planned: prior, diagnostics: [...input.diagnostics, ...extra] };
 }
 
+/** The namespace a plan was refused for because it does not exist (it may be created by the same deploy). */
+function missingNamespaceOf(e: unknown): string | undefined {
+  if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 404)) return undefined;
+  return /namespace "([^"]+)" (?:does not exist|not found)/.exec(e.serverMessage)?.[1];
+}
+
 /**
  * A registration: the scheduler's dry run gives the diff, the placements and the index to enforce. A
  * cluster that cannot be reached is a warning only for a job that does not exist yet.
@@ -121,15 +127,22 @@ async function planRegistration(
       policyOverride: settings.policyOverride,
     }));
   } catch (e) {
-    if (isUnreachable(e) && extra.creating) {
+    const missingNamespace = missingNamespaceOf(e);
+    if ((isUnreachable(e) || missingNamespace !== undefined) && extra.creating) {
       diagnostics.push(
-        warningAt(
-          SPEC_PATH,
-          `Cannot reach the scheduler to plan job "${job.ID}"`,
-          ctx.redact(
-            `the job does not exist yet, so it is planned as created, without the scheduler's placements: ${errorMessage(e)}`,
-          ),
-        ),
+        missingNamespace !== undefined
+          ? warningAt(
+              SPEC_PATH,
+              `Namespace "${missingNamespace}" does not exist yet`,
+              `job "${job.ID}" is planned as created without the scheduler's placements; it registers once the namespace exists (create it in this deploy, before the job)`,
+            )
+          : warningAt(
+              SPEC_PATH,
+              `Cannot reach the scheduler to plan job "${job.ID}"`,
+              ctx.redact(
+                `the job does not exist yet, so it is planned as created, without the scheduler's placements: ${errorMessage(e)}`,
+              ),
+            ),
       );
       return {
         action,

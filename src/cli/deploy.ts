@@ -1,0 +1,139 @@
+/** `cdktf-sched deploy [PLANFILE]` (alias `apply`) and `cdktf-sched destroy`. */
+import { Command } from 'commander';
+import { planStack } from '../engine/plan/plan';
+import { checkPlanIsCurrent, loadPlan } from '../engine/plan/saved';
+import type { StackPlan } from '../engine/plan/types';
+import { applyWithProgress, printApplySummary, printOutputs } from './apply-flow';
+import { ExitCode, type CliIO } from './io';
+import { parseParallelism } from './plan';
+import { planHasChanges, printDiagnostics, printPlan } from './render-plan';
+import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+import { createHash } from 'node:crypto';
+
+interface DeployOptions extends StackOptions {
+  autoApprove?: boolean;
+  parallelism: number;
+  target?: string[];
+  refresh?: boolean;
+}
+
+async function approve(io: CliIO, what: string, auto: boolean | undefined): Promise<void> {
+  if (auto) return;
+  if (!io.confirm) {
+    throw new ExitCode(1, `${what} needs approval: run it on a terminal, or pass --auto-approve`);
+  }
+  const ok = await io.confirm(
+    `\nDo you want to ${what}?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: `,
+  );
+  if (!ok) throw new ExitCode(1, `${what} cancelled.`);
+}
+
+function withCommonOptions(cmd: Command): Command {
+  return addStackOptions(cmd)
+    .option('--auto-approve', 'do not ask for approval')
+    .option('--parallelism <n>', 'resources changed at once', parseParallelism, 10)
+    .option(
+      '--target <address>',
+      'limit to a resource and what it depends on (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+      [],
+    );
+}
+
+async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destroy'): Promise<void> {
+  const run = await prepare(io, o, { all: true });
+  let failed = false;
+  try {
+    for (const stack of run.stacks) {
+      await withStack(
+        run,
+        stack,
+        mode === 'destroy' ? 'OperationTypeDestroy' : 'OperationTypeApply',
+        async (s) => {
+          const plan = await planStack({
+            stack: stack.name,
+            config: s.loaded.config,
+            configText: s.loaded.configText,
+            state: s.state,
+            providers: s.providers,
+            variables: { raw: parseVars(o.var) },
+            mode,
+            ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
+            parallelism: o.parallelism,
+            ...(io.interrupts ? { signal: io.interrupts.soft } : {}),
+          });
+          printDiagnostics(io, plan);
+          printPlan(io, plan, 'text', run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
+          if (plan.errored) {
+            failed = true;
+            return;
+          }
+          if (!planHasChanges(plan)) return;
+          await approve(
+            io,
+            mode === 'destroy'
+              ? `destroy all resources of stack ${stack.name}`
+              : `perform these actions on stack ${stack.name}`,
+            o.autoApprove,
+          );
+          const result = await applyWithProgress(io, s, plan, o.parallelism);
+          printApplySummary(io, result, mode === 'destroy' ? 'Destroy' : 'Apply');
+          printOutputs(io, result.outputs);
+          if (result.failed.length > 0 || result.interrupted) failed = true;
+        },
+        io,
+      );
+      if (failed) break;
+    }
+  } finally {
+    await run.close();
+  }
+  if (failed) throw new ExitCode(1);
+}
+
+async function applySaved(io: CliIO, file: string, o: DeployOptions): Promise<void> {
+  const plan: StackPlan = await loadPlan(file);
+  // Exactly what was reviewed: no new synth; the stack's configuration must hash as it did.
+  const run = await prepare(io, { ...o, stack: plan.stack, synth: false });
+  let failed = false;
+  try {
+    await withStack(
+      run,
+      run.stacks[0]!,
+      plan.mode === 'destroy' ? 'OperationTypeDestroy' : 'OperationTypeApply',
+      async (s) => {
+        checkPlanIsCurrent(plan, {
+          stack: s.loaded.stack.name,
+          lineage: s.state.lineage,
+          serial: s.state.serial,
+          configHash: createHash('sha256').update(s.loaded.configText).digest('hex'),
+        });
+        const result = await applyWithProgress(io, s, plan, o.parallelism);
+        printApplySummary(io, result, plan.mode === 'destroy' ? 'Destroy' : 'Apply');
+        printOutputs(io, result.outputs);
+        failed = result.failed.length > 0 || result.interrupted;
+      },
+      io,
+    );
+  } finally {
+    await run.close();
+  }
+  if (failed) throw new ExitCode(1);
+}
+
+export function deployCommand(io: CliIO): Command {
+  return withCommonOptions(new Command('deploy'))
+    .alias('apply')
+    .description('plan and apply the stacks, or apply a saved plan exactly')
+    .argument('[planfile]', 'a plan saved with `plan --out`')
+    .action(async (planfile: string | undefined, o: DeployOptions) => {
+      if (planfile) await applySaved(io, planfile, o);
+      else await planAndApply(io, o, 'normal');
+    });
+}
+
+export function destroyCommand(io: CliIO): Command {
+  return withCommonOptions(new Command('destroy'))
+    .description('destroy every resource of the stacks (dependants first)')
+    .action(async (o: DeployOptions) => planAndApply(io, o, 'destroy'));
+}

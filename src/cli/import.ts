@@ -1,0 +1,137 @@
+/** `cdktf-sched import ADDR ID` and `cdktf-sched refresh`. */
+import { Command } from 'commander';
+import { createStackScope, evaluateProviderConfig, parseInstanceAddress } from '../engine/config';
+import { planStack } from '../engine/plan/plan';
+import { StateWriter } from '../engine/state';
+import { providerConfigAddress } from '../engine/state';
+import type { StackSession } from '../engine/session';
+import { ExitCode, type CliIO } from './io';
+import { printDiagnostics } from './render-plan';
+import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+
+function configureFor(
+  s: StackSession,
+  provider: { name: string; alias?: string },
+  vars: Record<string, string>,
+): string {
+  const address = provider.alias ? `${provider.name}.${provider.alias}` : provider.name;
+  const block = s.loaded.config.providers.get(address);
+  const scope = createStackScope({ config: s.loaded.config, variables: vars });
+  const cfg = block ? evaluateProviderConfig(block, scope) : {};
+  const diags = s.providers.configure(address, provider.name, cfg);
+  const err = diags.find((d) => d.severity === 'error');
+  if (err) throw new Error(`provider ${address}: ${err.summary}${err.detail ? `: ${err.detail}` : ''}`);
+  return address;
+}
+
+export function importCommand(io: CliIO): Command {
+  return addStackOptions(new Command('import'))
+    .description('adopt an existing object into the state under ADDR (e.g. sched_job.web web@default)')
+    .argument('<address>', 'resource instance address in the configuration')
+    .argument('<id>', "the object's ID as the resource type takes it")
+    .action(async (address: string, id: string, o: StackOptions) => {
+      const run = await prepare(io, o);
+      try {
+        await withStack(
+          run,
+          run.stacks[0]!,
+          'OperationTypeImport',
+          async (s) => {
+            const parsed = parseInstanceAddress(address);
+            if (!parsed || parsed.mode !== 'managed')
+              throw new ExitCode(1, `${address} is not a resource instance address`);
+            const block = s.loaded.config.resources.get(`${parsed.type}.${parsed.name}`);
+            if (!block) {
+              throw new ExitCode(
+                1,
+                `${address}: no resource "${parsed.type}.${parsed.name}" in the configuration; declare it first, then import`,
+              );
+            }
+            if (s.state.has(address))
+              throw new ExitCode(1, `${address} is already managed; remove it with "state rm" first`);
+            const providerAddr = configureFor(s, block.provider, parseVars(o.var));
+            const handler = s.providers.resource(providerAddr, parsed.type);
+            const state = await handler.import(id);
+            const writer = new StateWriter(s.loaded.statePath, s.state);
+            await writer.update((st) =>
+              st.set(
+                address,
+                {
+                  schemaVersion: handler.version,
+                  attributes: state,
+                  sensitiveAttributes: s.providers
+                    .sensitive(block.provider.name, parsed.type, 'managed')
+                    .map((k) => [k]),
+                },
+                { provider: providerConfigAddress(block.provider.name, block.provider.alias) },
+              ),
+            );
+            await writer.flush();
+            io.stdout.write(`Imported ${id} as ${address}.\n`);
+          },
+          io,
+        );
+      } finally {
+        await run.close();
+      }
+    });
+}
+
+export function refreshCommand(io: CliIO): Command {
+  return addStackOptions(new Command('refresh'))
+    .description('read every resource from the cluster and record what it finds (no changes made)')
+    .action(async (o: StackOptions) => {
+      const run = await prepare(io, o, { all: true });
+      let failed = false;
+      try {
+        for (const stack of run.stacks) {
+          await withStack(
+            run,
+            stack,
+            'OperationTypeRefresh',
+            async (s) => {
+              const plan = await planStack({
+                stack: stack.name,
+                config: s.loaded.config,
+                configText: s.loaded.configText,
+                state: s.state,
+                providers: s.providers,
+                variables: { raw: parseVars(o.var) },
+                mode: 'refresh-only',
+              });
+              printDiagnostics(io, plan);
+              if (plan.errored) {
+                failed = true;
+                return;
+              }
+              const writer = new StateWriter(s.loaded.statePath, s.state);
+              let gone = 0;
+              await writer.update((st) => {
+                for (const ip of plan.instances) {
+                  if (ip.orphan) continue;
+                  const prior = ip.change.prior;
+                  if (prior === null) {
+                    if (st.has(ip.address)) {
+                      st.remove(ip.address);
+                      gone++;
+                    }
+                    continue;
+                  }
+                  const obj = st.get(ip.address);
+                  if (obj) st.set(ip.address, { ...obj, attributes: prior });
+                }
+              });
+              await writer.flush();
+              io.stdout.write(
+                `Refreshed ${plan.instances.length} resources of stack ${stack.name}${gone ? `; ${gone} no longer exist and were removed from state` : ''}.\n`,
+              );
+            },
+            io,
+          );
+        }
+      } finally {
+        await run.close();
+      }
+      if (failed) throw new ExitCode(1);
+    });
+}

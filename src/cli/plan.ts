@@ -1,0 +1,97 @@
+/** `cdktf-sched plan`: what a deploy would change, for people (text), machines (json) and pull requests (markdown). */
+import { Command } from 'commander';
+import { planStack } from '../engine/plan/plan';
+import { savePlan } from '../engine/plan/saved';
+import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+import { ExitCode, type CliIO } from './io';
+import { parseFormat, planHasChanges, printDiagnostics, printPlan, type PlanFormat } from './render-plan';
+
+interface PlanCliOptions extends StackOptions {
+  out?: string;
+  format: PlanFormat;
+  detailedExitcode?: boolean;
+  target?: string[];
+  refresh: boolean;
+  destroy?: boolean;
+  parallelism: number;
+}
+
+export function parseBool(name: string) {
+  return (v: string): boolean => {
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    throw new Error(`${name} ${v}: expected true or false`);
+  };
+}
+
+export function parseParallelism(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--parallelism ${v}: expected a whole number of at least 1`);
+  return n;
+}
+
+export function planCommand(io: CliIO): Command {
+  return addStackOptions(new Command('plan'))
+    .description('show what a deploy would change')
+    .option('--out <file>', 'save the plan to apply later with `deploy FILE`')
+    .option(
+      '--format <format>',
+      'text, json (Terraform plan JSON) or markdown (pull-request comment)',
+      parseFormat,
+      'text',
+    )
+    .option('--detailed-exitcode', 'exit 0 with no changes, 2 with changes, 1 on error')
+    .option(
+      '--target <address>',
+      'limit the plan to a resource and what it depends on (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+      [],
+    )
+    .option('--refresh <bool>', 'read every resource from the cluster first', parseBool('--refresh'), true)
+    .option('--destroy', 'plan to destroy everything in the stack')
+    .option('--parallelism <n>', 'resources planned at once', parseParallelism, 10)
+    .action(async (o: PlanCliOptions) => {
+      const run = await prepare(io, o, { all: !o.out });
+      let changes = false;
+      let errored = false;
+      try {
+        for (const stack of run.stacks) {
+          const plan = await withStack(
+            run,
+            stack,
+            'OperationTypePlan',
+            (s) =>
+              planStack({
+                stack: stack.name,
+                config: s.loaded.config,
+                configText: s.loaded.configText,
+                state: s.state,
+                providers: s.providers,
+                variables: { raw: parseVars(o.var) },
+                mode: o.destroy ? 'destroy' : 'normal',
+                refresh: o.refresh,
+                ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
+                parallelism: o.parallelism,
+                ...(io.interrupts ? { signal: io.interrupts.soft } : {}),
+              }),
+            io,
+          );
+          printDiagnostics(io, plan, o.format);
+          printPlan(io, plan, o.format, run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
+          errored ||= plan.errored;
+          changes ||= planHasChanges(plan);
+          if (o.out && !plan.errored) {
+            await savePlan(o.out, plan);
+            io.stderr.write(
+              `Saved the plan to ${o.out}. Apply exactly this plan with: cdktf-sched deploy ${o.out}\n`,
+            );
+          }
+        }
+      } finally {
+        await run.close();
+      }
+      if (errored) throw new ExitCode(1);
+      if (o.detailedExitcode && changes) throw new ExitCode(2);
+    });
+}

@@ -1,0 +1,48 @@
+/** Printing a plan in the format asked for, and the exit code it implies. */
+import { formatConfigDiagnostic } from '../engine/config';
+import { planModel } from '../engine/plan/model';
+import type { StackPlan } from '../engine/plan/types';
+import { hasChanges, renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
+import type { CliIO } from './io';
+
+export type PlanFormat = 'text' | 'json' | 'markdown';
+
+export function parseFormat(v: string): PlanFormat {
+  if (v === 'text' || v === 'json' || v === 'markdown') return v;
+  throw new Error(`--format ${v}: expected text, json or markdown`);
+}
+
+/** Diagnostics to stderr; with the text format, those of a listed resource are already shown beside it. */
+export function printDiagnostics(io: CliIO, plan: StackPlan, format: PlanFormat = 'text'): void {
+  const shown = new Set(format === 'text' ? plan.instances.map((i) => i.address) : []);
+  for (const d of plan.diagnostics) {
+    if (d.address && shown.has(d.address)) continue;
+    io.stderr.write(`${formatConfigDiagnostic(d)}\n`);
+  }
+}
+
+export function printPlan(
+  io: CliIO,
+  plan: StackPlan,
+  format: PlanFormat,
+  opts: { title?: string } = {},
+): void {
+  const model = planModel(plan);
+  if (format === 'json') io.stdout.write(`${renderJson(model)}\n`);
+  else if (format === 'markdown') {
+    io.stdout.write(
+      renderMarkdown(model, {
+        ...(opts.title ? { title: opts.title } : {}),
+        fullPlanCommand: 'cdktf-sched plan',
+      }),
+    );
+    io.stdout.write('\n');
+  } else {
+    if (opts.title) io.stdout.write(`\n${opts.title}\n`);
+    io.stdout.write(renderText(model, { color: wantsColor(io.stdout, io.env), toolName: 'cdktf-sched' }));
+  }
+}
+
+export function planHasChanges(plan: StackPlan): boolean {
+  return hasChanges(planModel(plan));
+}

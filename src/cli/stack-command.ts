@@ -1,0 +1,114 @@
+/**
+ * What plan, deploy, destroy, refresh and import share: find the project, synthesize it, pick the
+ * stacks, start the embedded dev agent when nothing else is targeted, and open each stack with its
+ * state locked.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { SynthesizedStack } from '../engine/config';
+import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
+import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
+import { openStack, type StackSession } from '../engine/session';
+import { loadStackConfig } from '../engine/config';
+import type { CliIO } from './io';
+
+export interface StackOptions {
+  app?: string;
+  stack?: string;
+  synth?: boolean;
+  devAgent?: boolean;
+  var?: string[];
+}
+
+export function addStackOptions(cmd: Command): Command {
+  return cmd
+    .option('--app <dir>', 'CDKTF project directory (with cdktf.json)', '.')
+    .option('--stack <name>', 'the stack to work on (default: every stack, in order)')
+    .option('--no-synth', 'use cdktf.out as it is instead of running the app first')
+    .option('--no-dev-agent', 'never start the embedded dev agent, even when no address is set')
+    .option(
+      '--var <name=value>',
+      'set an input variable (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+      [],
+    );
+}
+
+export function parseVars(list: string[] | undefined): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const i = item.indexOf('=');
+    if (i <= 0) throw new Error(`--var ${item}: expected name=value`);
+    raw[item.slice(0, i)] = item.slice(i + 1);
+  }
+  return raw;
+}
+
+export interface StackRun {
+  project: Project;
+  stacks: SynthesizedStack[];
+  env: CliIO['env'];
+  dev?: DevTarget;
+  close(): Promise<void>;
+}
+
+/** Synthesizes (unless --no-synth), selects stacks, and starts the dev agent if needed. */
+export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean } = {}): Promise<StackRun> {
+  const project = loadProject(path.resolve(io.cwd, o.app ?? '.'));
+  const log = (line: string): void => void io.stderr.write(`${line}\n`);
+  const all = o.synth === false ? await stacksOf(project) : await synth(project, log);
+  const stacks = o.stack || !opts.all ? [selectStack(all, o.stack)] : orderByDependencies(all);
+  let dev: DevTarget | undefined;
+  let env = io.env;
+  if (o.devAgent !== false) {
+    const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
+    if (needsDevAgent(configs, env)) {
+      dev = await startDevTarget(project.dir, env, log);
+      env = dev.env;
+    }
+  }
+  return {
+    project,
+    stacks,
+    env,
+    ...(dev ? { dev } : {}),
+    close: async () => {
+      await dev?.stop();
+    },
+  };
+}
+
+function orderByDependencies(stacks: SynthesizedStack[]): SynthesizedStack[] {
+  const out: SynthesizedStack[] = [];
+  const seen = new Set<string>();
+  const visit = (s: SynthesizedStack): void => {
+    if (seen.has(s.name)) return;
+    seen.add(s.name);
+    for (const d of s.dependencies) {
+      const dep = stacks.find((x) => x.name === d);
+      if (dep) visit(dep);
+    }
+    out.push(s);
+  };
+  stacks.forEach(visit);
+  return out;
+}
+
+export async function withStack<T>(
+  run: StackRun,
+  stack: SynthesizedStack,
+  operation: string,
+  fn: (s: StackSession) => Promise<T>,
+  io: CliIO,
+): Promise<T> {
+  const session = await openStack(run.project, stack, {
+    operation,
+    env: run.env,
+    log: (l) => void io.stderr.write(`${l}\n`),
+  });
+  try {
+    return await fn(session);
+  } finally {
+    await session.close();
+  }
+}

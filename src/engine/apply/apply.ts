@@ -1,0 +1,343 @@
+/**
+ * Applying a plan: every instance change runs through its handler in dependency order (deletes in
+ * reverse), at most `parallelism` at once. Each completed resource is written to state at once, so a
+ * kill at any moment loses at most what was in flight. A failure skips only what depends on it.
+ * Values not known at plan time are resolved from what has been applied, and such instances are
+ * planned again with the now-known configuration before they apply.
+ */
+import {
+  ConfigError,
+  checkPostconditions,
+  createStackScope,
+  diagnosticFromError,
+  evaluateOutput,
+  evaluateProviderConfig,
+  evaluateResourceConfig,
+  expandResource,
+  instancesOf,
+  type InstanceKey,
+  type ResourceConfig,
+  type StackConfig,
+} from '../config';
+import type { EvalScope } from '../expressions/evaluate';
+import { Graph, walk } from '../graph';
+import type { ApplyContext, PlannedChange, ProgressEvent, State } from '../../provider/resource';
+import { ResourceApplyError, errorMessage } from '../../provider/common/errors';
+import { containsUnknown, UNKNOWN } from '../../provider/values';
+import type { ProviderSet } from '../providers';
+import { providerConfigAddress, type StateFile, type StateWriter } from '../state';
+import type { DataPlan, InstancePlan, StackPlan } from '../plan/types';
+import { ValueBook } from '../plan/values';
+
+export interface ApplyOptions {
+  plan: StackPlan;
+  config: StackConfig;
+  state: StateFile;
+  writer: StateWriter;
+  providers: ProviderSet;
+  parallelism?: number;
+  /** Once aborted, nothing new starts; what runs finishes and is saved. */
+  signal?: AbortSignal;
+  /** Aborts what is running too (the second Ctrl-C). */
+  hardSignal?: AbortSignal;
+  onStart?: (ip: InstancePlan) => void;
+  onProgress?: (address: string, e: ProgressEvent) => void;
+  onDone?: (ip: InstancePlan, outcome: 'ok' | 'failed', error?: unknown) => void;
+}
+
+export interface ApplyResult {
+  created: string[];
+  updated: string[];
+  replaced: string[];
+  destroyed: string[];
+  failed: { address: string; constructPath?: string; message: string }[];
+  /** Not attempted because something they depend on failed, or the run was interrupted. */
+  skipped: { address: string; reason: string }[];
+  interrupted: boolean;
+  outputs: Record<string, { value: unknown; sensitive: boolean }>;
+}
+
+type Node = { kind: 'instance'; ip: InstancePlan } | { kind: 'data'; dp: DataPlan };
+
+function blockOf(
+  config: StackConfig,
+  resourceAddress: string,
+  mode: 'managed' | 'data',
+): ResourceConfig | undefined {
+  return mode === 'managed' ? config.resources.get(resourceAddress) : config.dataSources.get(resourceAddress);
+}
+
+export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
+  const { plan, config, state, writer, providers } = opts;
+  const result: ApplyResult = {
+    created: [],
+    updated: [],
+    replaced: [],
+    destroyed: [],
+    failed: [],
+    skipped: [],
+    interrupted: false,
+    outputs: {},
+  };
+
+  // What every resource is worth before anything applies: its state (or the plan's view of it).
+  const book = new ValueBook();
+  const declare = (r: ResourceConfig, scope: EvalScope): void => {
+    try {
+      book.declare(r.address, expandResource(r, scope).mode);
+    } catch {
+      book.declare(r.address, 'single');
+    }
+  };
+  const scope = (): EvalScope =>
+    createStackScope({
+      config,
+      variables: plan.variables,
+      resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
+    });
+  for (const r of config.resources.values()) declare(r, scope());
+  for (const r of config.dataSources.values()) declare(r, scope());
+  for (const e of state.entries()) {
+    const ra = `${e.addr.mode === 'data' ? 'data.' : ''}${e.addr.type}.${e.addr.name}`;
+    book.set(ra, e.addr.key as InstanceKey, e.object.attributes);
+  }
+  for (const dp of plan.data) book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN);
+  for (const ip of plan.instances) {
+    if (ip.change.action !== 'noop' && ip.change.action !== 'delete')
+      book.set(ip.resourceAddress, ip.key, ip.change.planned ?? UNKNOWN);
+  }
+
+  // Providers the plan used.
+  for (const p of new Set([...plan.instances.map((i) => i.provider), ...plan.data.map((d) => d.provider)])) {
+    if (providers.isConfigured(p)) continue;
+    const block = config.providers.get(p);
+    const name = p.split('.')[0]!;
+    const cfg = block ? evaluateProviderConfig(block, scope()) : {};
+    const diags = providers.configure(p, name, cfg);
+    const err = diags.find((d) => d.severity === 'error');
+    if (err) throw new Error(`provider ${p}: ${err.summary}${err.detail ? `: ${err.detail}` : ''}`);
+  }
+
+  // The apply graph: one node per instance change and per deferred data read.
+  const g = new Graph<Node>();
+  const byResource = new Map<string, string[]>();
+  for (const ip of plan.instances) {
+    if (ip.change.action === 'noop') continue;
+    g.addNode(ip.address, { kind: 'instance', ip });
+    byResource.set(ip.resourceAddress, [...(byResource.get(ip.resourceAddress) ?? []), ip.address]);
+  }
+  for (const dp of plan.data) {
+    if (!dp.deferred || plan.mode === 'destroy') continue;
+    g.addNode(dp.address, { kind: 'data', dp });
+    byResource.set(dp.resourceAddress, [...(byResource.get(dp.resourceAddress) ?? []), dp.address]);
+  }
+  const isDelete = (id: string): boolean => {
+    const n = g.node(id);
+    return n.kind === 'instance' && n.ip.change.action === 'delete';
+  };
+  for (const id of g.ids()) {
+    const n = g.node(id);
+    const deps = n.kind === 'instance' ? n.ip.dependencies : depsOfData(config, n.dp);
+    for (const dep of deps) {
+      for (const depId of byResource.get(dep) ?? []) {
+        if (depId === id) continue;
+        // Deletes run in reverse: what depends on something is deleted before it.
+        if (isDelete(id) && isDelete(depId)) g.addDependency(depId, id);
+        else if (!isDelete(id) && !isDelete(depId)) g.addDependency(id, depId);
+        else if (!isDelete(id) && isDelete(depId)) continue;
+        else g.addDependency(id, depId);
+      }
+    }
+  }
+
+  const persist = async (ip: InstancePlan, next: State | null): Promise<void> => {
+    await writer.update((s) => {
+      if (next === null) {
+        s.remove(ip.address);
+        return;
+      }
+      s.set(
+        ip.address,
+        {
+          schemaVersion: ip.schemaVersion,
+          attributes: next,
+          sensitiveAttributes: ip.sensitive
+            .filter((k) => next[k] !== undefined && next[k] !== null)
+            .map((k) => [k]),
+          ...(ip.change.private ? { private: ip.change.private } : {}),
+          dependencies: ip.dependencies,
+          ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
+        },
+        {
+          provider: providerConfigAddress(
+            ip.providerName,
+            ip.provider.includes('.') ? ip.provider.split('.')[1] : undefined,
+          ),
+        },
+      );
+    });
+  };
+
+  const runInstance = async (ip: InstancePlan): Promise<void> => {
+    const handler = providers.resource(ip.provider, ip.type);
+    let change: PlannedChange = ip.change;
+    const block = blockOf(config, ip.resourceAddress, 'managed');
+    if (block && change.action !== 'delete' && change.planned && containsUnknown(change.planned)) {
+      // Now that what it depends on exists, its configuration is known: plan it for real.
+      const s = scope();
+      const inst = instancesOf(expandResource(block, s)).find((i) => i.key === ip.key);
+      const cfg = evaluateResourceConfig(block, s, inst);
+      if (containsUnknown(cfg))
+        throw new Error(`${ip.address}: configuration still has unknown values at apply time`);
+      const replanned = await handler.plan({ prior: change.prior, config: cfg });
+      const err = replanned.diagnostics.find((d) => d.severity === 'error');
+      if (err) throw new Error(`${err.summary}${err.detail ? `: ${err.detail}` : ''}`);
+      change =
+        replanned.action === 'noop' && change.action !== 'noop'
+          ? { ...replanned, action: 'noop' }
+          : replanned;
+    }
+    const ctx: ApplyContext = {
+      ...(opts.hardSignal ? { signal: opts.hardSignal } : {}),
+      onProgress: (e) => opts.onProgress?.(ip.address, e),
+    };
+    opts.onStart?.(ip);
+    let next: State | null;
+    try {
+      if (change.action === 'replace' && ip.createBeforeDestroy) {
+        next = await handler.apply({ ...change, action: 'create', prior: null }, ctx);
+        await persist(ip, next);
+        await handler.apply({ ...change, action: 'delete', planned: null }, ctx);
+      } else {
+        next = await handler.apply(change, ctx);
+      }
+    } catch (err) {
+      if (err instanceof ResourceApplyError) await persist(ip, err.state);
+      throw err;
+    }
+    await persist({ ...ip, change }, next);
+    if (next) book.set(ip.resourceAddress, ip.key, next);
+    if (block && next) {
+      const post = checkPostconditions(
+        block,
+        scope(),
+        next,
+        instancesOf(expandResource(block, scope())).find((i) => i.key === ip.key),
+      );
+      if (post.failures.length > 0) throw new ConfigError(post.failures);
+    }
+    const bucket =
+      change.action === 'create'
+        ? result.created
+        : change.action === 'update'
+          ? result.updated
+          : change.action === 'replace'
+            ? result.replaced
+            : change.action === 'delete'
+              ? result.destroyed
+              : undefined;
+    bucket?.push(ip.address);
+  };
+
+  const runData = async (dp: DataPlan): Promise<void> => {
+    const block = blockOf(config, dp.resourceAddress, 'data');
+    if (!block) return;
+    const s = scope();
+    const inst = instancesOf(expandResource(block, s)).find((i) => i.key === dp.key);
+    const cfg = evaluateResourceConfig(block, s, inst);
+    const value = await providers.dataSource(dp.provider, dp.type).read(cfg);
+    book.set(dp.resourceAddress, dp.key, value);
+    await writer.update((st) =>
+      st.set(
+        dp.address,
+        { schemaVersion: 0, attributes: value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+        {
+          provider: providerConfigAddress(
+            dp.providerName,
+            dp.provider.includes('.') ? dp.provider.split('.')[1] : undefined,
+          ),
+        },
+      ),
+    );
+  };
+
+  const walked = await walk(g, {
+    parallelism: opts.parallelism ?? 10,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    visit: async (node) => {
+      if (node.kind === 'instance') {
+        try {
+          await runInstance(node.ip);
+          opts.onDone?.(node.ip, 'ok');
+        } catch (err) {
+          opts.onDone?.(node.ip, 'failed', err);
+          throw err;
+        }
+      } else await runData(node.dp);
+    },
+    onError: (node, err, id) => {
+      const constructPath = node.kind === 'instance' ? node.ip.constructPath : node.dp.constructPath;
+      const msg = err instanceof ConfigError ? err.message : errorMessage(err);
+      result.failed.push({ address: id, ...(constructPath ? { constructPath } : {}), message: msg });
+    },
+    onSkip: (_node, skip, id) => {
+      result.skipped.push({
+        address: id,
+        reason:
+          skip.reason === 'aborted'
+            ? 'interrupted'
+            : `depends on ${skip.failedDependency ?? 'a failed resource'}`,
+      });
+    },
+  });
+  result.interrupted = walked.skipped.some((s) => s.reason === 'aborted');
+
+  // Data sources that are not deferred are recorded as read at plan time.
+  if (plan.mode !== 'destroy') {
+    await writer.update((st) => {
+      for (const dp of plan.data) {
+        if (dp.deferred || !dp.value) continue;
+        st.set(
+          dp.address,
+          { schemaVersion: 0, attributes: dp.value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+          {
+            provider: providerConfigAddress(
+              dp.providerName,
+              dp.provider.includes('.') ? dp.provider.split('.')[1] : undefined,
+            ),
+          },
+        );
+      }
+    });
+  }
+
+  // Outputs from what now exists (skipped when something failed and the value cannot be computed).
+  await writer.update((st) => {
+    for (const name of Object.keys(st.outputs()))
+      if (!config.outputs.has(name) || plan.mode === 'destroy') st.removeOutput(name);
+    if (plan.mode === 'destroy') return;
+    for (const o of config.outputs.values()) {
+      try {
+        const value = evaluateOutput(o, scope());
+        if (containsUnknown(value)) continue;
+        st.setOutput(o.name, value, { sensitive: o.sensitive });
+        result.outputs[o.name] = { value, sensitive: o.sensitive };
+      } catch (err) {
+        if (result.failed.length === 0) {
+          result.failed.push({
+            address: `output.${o.name}`,
+            message: diagnosticFromError({ address: `output.${o.name}` }, err).summary,
+          });
+        }
+      }
+    }
+  });
+  await writer.flush();
+  return result;
+}
+
+function depsOfData(config: StackConfig, dp: DataPlan): string[] {
+  const block = config.dataSources.get(dp.resourceAddress);
+  if (!block) return [];
+  return block.dependsOn.map((d) => `${d.mode === 'data' ? 'data.' : ''}${d.type}.${d.name}`);
+}

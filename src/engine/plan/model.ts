@@ -1,0 +1,51 @@
+/** A stack plan as the renderers see it. */
+import type { PlanModel, ResourceChange } from '../render/model';
+import { resourceChangeFromPlanned } from '../render/model';
+import type { StackPlan } from './types';
+
+export function planModel(
+  plan: StackPlan,
+  priorSensitive: (address: string) => ResourceChange['beforeSensitive'] = () => [],
+): PlanModel {
+  const resourceChanges: ResourceChange[] = plan.instances.map((ip) =>
+    resourceChangeFromPlanned({
+      address: ip.address,
+      planned: ip.change,
+      providerName: `registry.terraform.io/cdktf-sched/${ip.providerName}`,
+      ...(ip.constructPath ? { constructPath: ip.constructPath } : {}),
+      sensitive: ip.sensitive,
+      priorSensitive: priorSensitive(ip.address),
+      ...(ip.actionReason ? { actionReason: ip.actionReason } : {}),
+      createBeforeDestroy: ip.createBeforeDestroy,
+      schemaVersion: ip.schemaVersion,
+    }),
+  );
+  for (const dp of plan.data) {
+    if (!dp.deferred) continue;
+    resourceChanges.push({
+      address: dp.address,
+      mode: 'data',
+      type: dp.type,
+      name: dp.name,
+      ...(dp.key !== undefined ? { index: dp.key } : {}),
+      providerName: `registry.terraform.io/cdktf-sched/${dp.providerName}`,
+      ...(dp.constructPath ? { constructPath: dp.constructPath } : {}),
+      action: 'read',
+      actionReason: 'read_because_config_unknown',
+      before: null,
+      after: null,
+      afterUnknown: [[]],
+      beforeSensitive: [],
+      afterSensitive: dp.sensitive.map((k) => [k]),
+      replacePaths: [],
+      diagnostics: [],
+    });
+  }
+  return {
+    mode: plan.mode,
+    resourceChanges,
+    outputChanges: plan.outputChanges,
+    diagnostics: plan.diagnostics,
+    errored: plan.errored,
+  };
+}

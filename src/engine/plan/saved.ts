@@ -1,0 +1,86 @@
+/**
+ * Saved plans (`plan --out FILE`, `deploy FILE`): exactly the changes a reviewer saw, tied to the state
+ * (lineage and serial) and the configuration (hash) they were made against. Applying one to anything
+ * else is refused. Like Terraform's plan files, a saved plan holds the values it will write, secrets
+ * included: it is written with mode 0600 and should be treated like the state.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { writeFileAtomic } from '../state';
+import type { StackPlan } from './types';
+
+const SAVED_PLAN_FORMAT = 'cdktf-sched-plan';
+const SAVED_PLAN_VERSION = 1;
+
+const SavedPlanSchema = z.looseObject({
+  format: z.literal(SAVED_PLAN_FORMAT),
+  version: z.literal(SAVED_PLAN_VERSION),
+  plan: z.looseObject({
+    stack: z.string(),
+    mode: z.enum(['normal', 'destroy', 'refresh-only']),
+    stateLineage: z.string(),
+    stateSerial: z.number(),
+    configHash: z.string(),
+    instances: z.array(z.looseObject({ address: z.string() })),
+    data: z.array(z.unknown()),
+    outputs: z.array(z.unknown()),
+    outputChanges: z.array(z.unknown()),
+    variables: z.record(z.string(), z.unknown()),
+    diagnostics: z.array(z.unknown()),
+    errored: z.boolean(),
+    createdAt: z.string(),
+  }),
+});
+
+export class StalePlanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StalePlanError';
+  }
+}
+
+export async function savePlan(file: string, plan: StackPlan): Promise<void> {
+  const text = JSON.stringify({ format: SAVED_PLAN_FORMAT, version: SAVED_PLAN_VERSION, plan }, null, 1);
+  await writeFileAtomic(file, text + '\n', { mode: 0o600 });
+}
+
+export async function loadPlan(file: string): Promise<StackPlan> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`cannot read saved plan ${file}: ${(e as Error).message}`);
+  }
+  const r = SavedPlanSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new Error(`${file} is not a cdktf-sched saved plan (${issue.path.join('.')}: ${issue.message})`);
+  }
+  return r.data.plan as unknown as StackPlan;
+}
+
+/** Refuses a plan made against another state or configuration than the current ones. */
+export function checkPlanIsCurrent(
+  plan: StackPlan,
+  current: { stack: string; lineage: string; serial: number; configHash: string },
+): void {
+  if (plan.errored) throw new StalePlanError('the saved plan has errors and cannot be applied');
+  if (plan.stack !== current.stack) {
+    throw new StalePlanError(`the saved plan is for stack "${plan.stack}", not "${current.stack}"`);
+  }
+  if (plan.stateLineage !== current.lineage) {
+    throw new StalePlanError(
+      `Saved plan is for a different state (lineage ${plan.stateLineage}, current ${current.lineage}); create a new plan`,
+    );
+  }
+  if (plan.stateSerial !== current.serial) {
+    throw new StalePlanError(
+      `Saved plan is stale: the state changed since it was made (serial ${plan.stateSerial} -> ${current.serial}); create a new plan`,
+    );
+  }
+  if (plan.configHash !== current.configHash) {
+    throw new StalePlanError(
+      'Saved plan is stale: the configuration changed since it was made; create a new plan',
+    );
+  }
+}

@@ -1,0 +1,78 @@
+/** What a plan holds: per resource instance, the handler's planned change and what the engine needs to apply it. */
+import type { PlannedChange } from '../../provider/resource';
+import type { ConfigDiagnostic } from '../config';
+import type { InstanceKey } from '../config/address';
+import type { ActionReason, OutputChange } from '../render/model';
+
+export interface InstancePlan {
+  /** `sched_job.web`, `sched_job.web[0]`, `sched_job.web["k"]`. */
+  address: string;
+  /** The block's address (graph node id), without the instance key. */
+  resourceAddress: string;
+  mode: 'managed';
+  type: string;
+  name: string;
+  key?: InstanceKey;
+  /** Provider configuration address: `sched` or `sched.west`. */
+  provider: string;
+  /** Provider name: `sched`. */
+  providerName: string;
+  constructPath?: string;
+  change: PlannedChange;
+  actionReason?: ActionReason;
+  /** Resource addresses this instance depends on (recorded in state as `dependencies`). */
+  dependencies: string[];
+  createBeforeDestroy: boolean;
+  /** Not in the configuration any more (or wrong key): deleted. */
+  orphan: boolean;
+  sensitive: string[];
+  schemaVersion: number;
+}
+
+export interface DataPlan {
+  address: string;
+  resourceAddress: string;
+  type: string;
+  name: string;
+  key?: InstanceKey;
+  provider: string;
+  providerName: string;
+  constructPath?: string;
+  /** Read at plan time; undefined when the read waits for apply (its configuration has unknown values). */
+  value?: Record<string, unknown>;
+  deferred: boolean;
+  sensitive: string[];
+}
+
+export interface PlannedOutput {
+  name: string;
+  /** Value after apply as far as known (UNKNOWN inside where not). */
+  value: unknown;
+  sensitive: boolean;
+}
+
+export interface StackPlan {
+  stack: string;
+  mode: 'normal' | 'destroy' | 'refresh-only';
+  /** The state this plan was made against: a saved plan only applies to exactly this state. */
+  stateLineage: string;
+  stateSerial: number;
+  /** sha256 of the stack's cdk.tf.json. */
+  configHash: string;
+  instances: InstancePlan[];
+  data: DataPlan[];
+  outputs: PlannedOutput[];
+  outputChanges: OutputChange[];
+  /** Resolved input variables (applied again with a saved plan). */
+  variables: Record<string, unknown>;
+  /** Targeted addresses, when the plan was limited. */
+  targets?: string[];
+  diagnostics: ConfigDiagnostic[];
+  /** Planning failed: the plan must not be applied. */
+  errored: boolean;
+  createdAt: string;
+}
+
+export function hasResourceChanges(plan: StackPlan): boolean {
+  return plan.instances.some((i) => i.change.action !== 'noop');
+}

@@ -1,0 +1,28 @@
+/**
+ * Values of resources and data sources as plan and apply learn them, assembled in the shape
+ * expressions expect: an object, an array by count index, or an object by for_each key.
+ */
+import { assembleResourceValue, type InstanceKey } from '../config';
+import { UNKNOWN } from '../../provider/values';
+
+export class ValueBook {
+  private readonly modes = new Map<string, 'single' | 'count' | 'for_each'>();
+  private readonly values = new Map<string, Map<InstanceKey, unknown>>();
+
+  declare(resourceAddress: string, mode: 'single' | 'count' | 'for_each'): void {
+    this.modes.set(resourceAddress, mode);
+    if (!this.values.has(resourceAddress)) this.values.set(resourceAddress, new Map());
+  }
+
+  set(resourceAddress: string, key: InstanceKey, value: unknown): void {
+    let m = this.values.get(resourceAddress);
+    if (!m) this.values.set(resourceAddress, (m = new Map()));
+    m.set(key, value);
+  }
+
+  resolve(resourceAddress: string): unknown {
+    const mode = this.modes.get(resourceAddress);
+    if (!mode) return UNKNOWN;
+    return assembleResourceValue(mode, this.values.get(resourceAddress)?.entries() ?? []);
+  }
+}

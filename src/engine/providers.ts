@@ -1,0 +1,95 @@
+/**
+ * The providers a stack uses, configured once per plan or apply from the stack's `provider` blocks
+ * (with aliases) and the environment. The engine only knows them through the handler contract.
+ */
+import type {
+  Config,
+  DataSourceHandler,
+  Provider,
+  ProviderFactory,
+  ResourceHandler,
+} from '../provider/resource';
+import { regProvider } from '../provider/reg/provider';
+import { schedProvider } from '../provider/sched/provider';
+import { sensitiveAttributes } from '../provider/schema';
+import type { Diagnostic } from '../provider/values';
+
+export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
+  sched: schedProvider,
+  reg: regProvider,
+};
+
+export class ProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export class ProviderSet {
+  private readonly configured = new Map<string, Provider>();
+
+  constructor(
+    private readonly factories: Readonly<Record<string, ProviderFactory>> = PROVIDER_FACTORIES,
+    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
+  ) {}
+
+  factory(name: string): ProviderFactory {
+    const f = this.factories[name];
+    if (!f) {
+      throw new ProviderError(
+        `provider "${name}" is not available: cdktf-sched serves ${Object.keys(this.factories)
+          .map((n) => `"${n}"`)
+          .join(' and ')}`,
+      );
+    }
+    return f;
+  }
+
+  /** Validates and configures the provider at `address` (`sched`, `sched.west`); returns its diagnostics. */
+  configure(address: string, name: string, config: Config): Diagnostic[] {
+    const factory = this.factory(name);
+    const diags = factory.validate(config);
+    if (diags.some((d) => d.severity === 'error')) return diags;
+    if (!this.configured.has(address)) this.configured.set(address, factory.configure(config, this.env));
+    return diags;
+  }
+
+  isConfigured(address: string): boolean {
+    return this.configured.has(address);
+  }
+
+  private provider(address: string): Provider {
+    const p = this.configured.get(address);
+    if (!p) throw new ProviderError(`provider ${address} is not configured`);
+    return p;
+  }
+
+  resource(address: string, type: string): ResourceHandler {
+    const h = this.provider(address).resources[type];
+    if (!h) throw new ProviderError(`provider ${address} has no resource type "${type}"`);
+    return h;
+  }
+
+  dataSource(address: string, type: string): DataSourceHandler {
+    const h = this.provider(address).dataSources[type];
+    if (!h) throw new ProviderError(`provider ${address} has no data source "${type}"`);
+    return h;
+  }
+
+  /** Sensitive top-level attributes of a resource or data source type, from its schema. */
+  sensitive(name: string, type: string, mode: 'managed' | 'data'): string[] {
+    const f = this.factories[name];
+    const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
+    return entry ? sensitiveAttributes(entry.shape) : [];
+  }
+
+  schemaVersion(name: string, type: string): number {
+    return this.factories[name]?.resourceShapes[type]?.version ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.configured.values()].map((p) => p.close().catch(() => undefined)));
+    this.configured.clear();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * One command's hold on one stack: its configuration, its state (locked for the duration), and the
+ * providers that reach the cluster. Closing releases everything.
+ */
+import { acquireLock, StateFile, StateLockedError, type StateLock } from './state';
+import { loadStack, type LoadedStack, type Project } from './project';
+import { ProviderSet } from './providers';
+import type { SynthesizedStack } from './config';
+import type { Env } from '../api/env';
+
+export interface StackSession {
+  project: Project;
+  loaded: LoadedStack;
+  state: StateFile;
+  providers: ProviderSet;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  operation: string;
+  env: Env;
+  /** Take the state lock (every command that may write state, and plan, as Terraform does). */
+  lock?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function openStack(
+  project: Project,
+  stack: SynthesizedStack,
+  opts: OpenOptions,
+): Promise<StackSession> {
+  const loaded = await loadStack(project, stack);
+  let lock: StateLock | undefined;
+  if (opts.lock !== false) {
+    try {
+      // A lock left by a process that died on this host is taken over, as the OS releases
+      // Terraform's local lock when its holder dies; a live holder still refuses.
+      lock = await acquireLock(loaded.statePath, {
+        operation: opts.operation,
+        version: '0.1.0',
+        takeStale: true,
+      });
+    } catch (e) {
+      if (e instanceof StateLockedError) throw e;
+      throw e;
+    }
+  }
+  let state: StateFile;
+  try {
+    state = await StateFile.load(loaded.statePath);
+  } catch (e) {
+    await lock?.release();
+    throw e;
+  }
+  const providers = new ProviderSet(undefined, opts.env);
+  return {
+    project,
+    loaded,
+    state,
+    providers,
+    async close() {
+      await providers.close();
+      await lock?.release();
+    },
+  };
+}
