@@ -57,7 +57,16 @@ export interface ApplyResult {
   outputs: Record<string, { value: unknown; sensitive: boolean }>;
 }
 
-type Node = { kind: 'instance'; ip: InstancePlan } | { kind: 'data'; dp: DataPlan };
+/**
+ * A replace (without create_before_destroy) is two nodes, as in Terraform: its destroy runs in
+ * destroy order (after the destroys of what depends on it), its create in create order. One node
+ * could not do both when a dependency is replaced too: the namespace's old object can only go once
+ * the job in it is gone, and the job's new object only comes once the new namespace exists.
+ */
+type Part = 'whole' | 'destroy' | 'create';
+type Node = { kind: 'instance'; ip: InstancePlan; part: Part } | { kind: 'data'; dp: DataPlan };
+
+const DESTROY_SUFFIX = ' (destroy)';
 
 function blockOf(
   config: StackConfig,
@@ -121,19 +130,28 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   // The apply graph: one node per instance change and per deferred data read.
   const g = new Graph<Node>();
   const byResource = new Map<string, string[]>();
+  const addToResource = (ra: string, id: string): void => {
+    byResource.set(ra, [...(byResource.get(ra) ?? []), id]);
+  };
   for (const ip of plan.instances) {
     if (ip.change.action === 'noop') continue;
-    g.addNode(ip.address, { kind: 'instance', ip });
-    byResource.set(ip.resourceAddress, [...(byResource.get(ip.resourceAddress) ?? []), ip.address]);
+    if (ip.change.action === 'replace' && !ip.createBeforeDestroy) {
+      const destroyId = `${ip.address}${DESTROY_SUFFIX}`;
+      g.addNode(destroyId, { kind: 'instance', ip, part: 'destroy' });
+      g.addNode(ip.address, { kind: 'instance', ip, part: 'create' });
+      g.addDependency(ip.address, destroyId);
+      addToResource(ip.resourceAddress, destroyId);
+    } else g.addNode(ip.address, { kind: 'instance', ip, part: 'whole' });
+    addToResource(ip.resourceAddress, ip.address);
   }
   for (const dp of plan.data) {
     if (!dp.deferred || plan.mode === 'destroy') continue;
     g.addNode(dp.address, { kind: 'data', dp });
-    byResource.set(dp.resourceAddress, [...(byResource.get(dp.resourceAddress) ?? []), dp.address]);
+    addToResource(dp.resourceAddress, dp.address);
   }
   const isDelete = (id: string): boolean => {
     const n = g.node(id);
-    return n.kind === 'instance' && n.ip.change.action === 'delete';
+    return n.kind === 'instance' && (n.ip.change.action === 'delete' || n.part === 'destroy');
   };
   for (const id of g.ids()) {
     const n = g.node(id);
@@ -141,11 +159,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     for (const dep of deps) {
       for (const depId of byResource.get(dep) ?? []) {
         if (depId === id) continue;
-        // Deletes run in reverse: what depends on something is deleted before it.
-        if (isDelete(id) && isDelete(depId)) g.addDependency(depId, id);
-        else if (!isDelete(id) && !isDelete(depId)) g.addDependency(id, depId);
-        else if (!isDelete(id) && isDelete(depId)) continue;
-        else g.addDependency(id, depId);
+        // Deletes run in reverse: what depends on something is deleted before it, and before
+        // that something is created anew or updated (Terraform's order: a dependant's destroy
+        // comes before its dependency's create or update).
+        if (isDelete(id)) g.addDependency(depId, id);
+        else if (!isDelete(depId)) g.addDependency(id, depId);
       }
     }
   }
@@ -178,9 +196,17 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     });
   };
 
-  const runInstance = async (ip: InstancePlan): Promise<void> => {
+  /** The change one node applies: a replace's halves are a delete and a create. */
+  const changeOf = (ip: InstancePlan, part: Part): PlannedChange =>
+    part === 'destroy'
+      ? { ...ip.change, action: 'delete', planned: null }
+      : part === 'create'
+        ? { ...ip.change, action: 'create', prior: null }
+        : ip.change;
+
+  const runInstance = async (ip: InstancePlan, part: Part): Promise<void> => {
     const handler = providers.resource(ip.provider, ip.type);
-    let change: PlannedChange = ip.change;
+    let change: PlannedChange = changeOf(ip, part);
     const block = blockOf(config, ip.resourceAddress, 'managed');
     if (block && change.action !== 'delete' && change.planned && containsUnknown(change.planned)) {
       // Now that what it depends on exists, its configuration is known: plan it for real.
@@ -201,7 +227,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       ...(opts.hardSignal ? { signal: opts.hardSignal } : {}),
       onProgress: (e) => opts.onProgress?.(ip.address, e),
     };
-    opts.onStart?.(ip);
+    opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
     let next: State | null;
     try {
       if (change.action === 'replace' && ip.createBeforeDestroy) {
@@ -226,16 +252,19 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       );
       if (post.failures.length > 0) throw new ConfigError(post.failures);
     }
+    if (part === 'destroy') return;
     const bucket =
-      change.action === 'create'
-        ? result.created
-        : change.action === 'update'
-          ? result.updated
-          : change.action === 'replace'
-            ? result.replaced
-            : change.action === 'delete'
-              ? result.destroyed
-              : undefined;
+      part === 'create'
+        ? result.replaced
+        : change.action === 'create'
+          ? result.created
+          : change.action === 'update'
+            ? result.updated
+            : change.action === 'replace'
+              ? result.replaced
+              : change.action === 'delete'
+                ? result.destroyed
+                : undefined;
     bucket?.push(ip.address);
   };
 
@@ -266,11 +295,12 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     ...(opts.signal ? { signal: opts.signal } : {}),
     visit: async (node) => {
       if (node.kind === 'instance') {
+        const shown = node.part === 'whole' ? node.ip : { ...node.ip, change: changeOf(node.ip, node.part) };
         try {
-          await runInstance(node.ip);
-          opts.onDone?.(node.ip, 'ok');
+          await runInstance(node.ip, node.part);
+          opts.onDone?.(shown, 'ok');
         } catch (err) {
-          opts.onDone?.(node.ip, 'failed', err);
+          opts.onDone?.(shown, 'failed', err);
           throw err;
         }
       } else await runData(node.dp);
@@ -278,7 +308,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     onError: (node, err, id) => {
       const constructPath = node.kind === 'instance' ? node.ip.constructPath : node.dp.constructPath;
       const msg = err instanceof ConfigError ? err.message : errorMessage(err);
-      result.failed.push({ address: id, ...(constructPath ? { constructPath } : {}), message: msg });
+      const address = node.kind === 'instance' ? node.ip.address : id;
+      result.failed.push({ address, ...(constructPath ? { constructPath } : {}), message: msg });
     },
     onSkip: (_node, skip, id) => {
       result.skipped.push({
