@@ -41,11 +41,20 @@ export function planModel(
       diagnostics: [],
     });
   }
+  // A handler's diagnostics are shown beside its resource; the plan-level list repeats only the rest.
+  const beside = new Set(
+    plan.instances.flatMap((ip) =>
+      ip.change.diagnostics.map((d) => `${ip.address}\n${d.severity}\n${d.summary}\n${d.detail ?? ''}`),
+    ),
+  );
+  const diagnostics = plan.diagnostics.filter(
+    (d) => !beside.has(`${d.address ?? ''}\n${d.severity}\n${d.summary}\n${d.detail ?? ''}`),
+  );
   return {
     mode: plan.mode,
     resourceChanges,
     outputChanges: plan.outputChanges,
-    diagnostics: plan.diagnostics,
+    diagnostics,
     errored: plan.errored,
   };
 }
