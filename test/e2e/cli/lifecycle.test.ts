@@ -93,7 +93,7 @@ test('create, no-op re-plan, update, replace and destroy', async () => {
   p.writeStack('app', config({ nsName: 'apps', jobId: 'web2', image: 'v2' }));
   const plan3 = await p.cli(['plan', '--no-synth', '--detailed-exitcode']);
   expect(plan3.code).toBe(2);
-  expect(plan3.stdout).toMatch(/-\/\+ resource \"sched_job\" \"web\"/);
+  expect(plan3.stdout).toMatch(/-\/\+ resource "sched_job" "web"/);
   expect(plan3.stdout).toMatch(/1 to add, 0 to change, 1 to destroy/);
   const replace = await p.cli(['deploy', '--no-synth', '--auto-approve']);
   expect(replace.code).toBe(0);
