@@ -3,8 +3,9 @@
  * healthy, rolled back automatically if it is not.
  *
  *   npx cdktf-sched deploy --app examples/hello --auto-approve
+ *   npx cdktf-sched deploy --app examples/hello --auto-approve --var image=nginx:1.28   # a canary rollout
  */
-import { App, TerraformOutput, TerraformStack } from 'cdktf';
+import { App, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
 import { Job, SchedNamespace, SchedProvider } from '../../constructs';
 
@@ -13,6 +14,12 @@ export class HelloStack extends TerraformStack {
     super(scope, id);
     // The address comes from SCHED_ADDR; without it, cdktf-sched starts its embedded dev agent.
     new SchedProvider(this, 'sched', {});
+
+    const image = new TerraformVariable(this, 'image', {
+      type: 'string',
+      default: 'nginx:1.27',
+      description: 'Container image of the web task; changing it rolls out through one canary.',
+    });
 
     const ns = new SchedNamespace(this, 'apps', {
       name: 'apps',
@@ -43,7 +50,7 @@ export class HelloStack extends TerraformStack {
               {
                 Name: 'server',
                 Driver: 'docker',
-                Config: { image: 'nginx:1.27', ports: ['http'] },
+                Config: { image: image.stringValue, ports: ['http'] },
                 Resources: { CPU: 200, MemoryMB: 128 },
               },
             ],
