@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { checkPlanIsCurrent, loadPlan } from '../engine/plan/saved';
-import type { StackPlan } from '../engine/plan/types';
+import { hasStateOnlyChanges, type StackPlan } from '../engine/plan/types';
 import { applyWithProgress, printApplySummary, printOutputs } from './apply-flow';
 import { ExitCode, type CliIO } from './io';
 import { parseParallelism } from './plan';
@@ -68,7 +68,11 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
             failed = true;
             return;
           }
-          if (!planHasChanges(plan)) return;
+          if (!planHasChanges(plan)) {
+            // Nothing changes on the cluster; the state may still need to catch up with it.
+            if (hasStateOnlyChanges(plan)) await applyWithProgress(io, s, plan, o.parallelism);
+            return;
+          }
           await approve(
             io,
             mode === 'destroy'

@@ -23,7 +23,7 @@ import type { EvalScope } from '../expressions/evaluate';
 import { Graph, walk } from '../graph';
 import type { ApplyContext, PlannedChange, ProgressEvent, State } from '../../provider/resource';
 import { ResourceApplyError, errorMessage } from '../../provider/common/errors';
-import { containsUnknown, UNKNOWN } from '../../provider/values';
+import { containsUnknown, isUnknown, UNKNOWN } from '../../provider/values';
 import type { ProviderSet } from '../providers';
 import { providerConfigAddress, type StateFile, type StateWriter } from '../state';
 import type { DataPlan, InstancePlan, StackPlan } from '../plan/types';
@@ -134,7 +134,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     byResource.set(ra, [...(byResource.get(ra) ?? []), id]);
   };
   for (const ip of plan.instances) {
-    if (ip.change.action === 'noop') continue;
+    if (ip.change.action === 'noop' && !ip.stateOnly) continue;
     if (ip.change.action === 'replace' && !ip.createBeforeDestroy) {
       const destroyId = `${ip.address}${DESTROY_SUFFIX}`;
       g.addNode(destroyId, { kind: 'instance', ip, part: 'destroy' });
@@ -168,7 +168,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     }
   }
 
-  const persist = async (ip: InstancePlan, next: State | null): Promise<void> => {
+  const persist = async (ip: InstancePlan, next: State | null, pending = false): Promise<void> => {
     await writer.update((s) => {
       if (next === null) {
         s.remove(ip.address);
@@ -185,6 +185,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
           ...(ip.change.private ? { private: ip.change.private } : {}),
           dependencies: ip.dependencies,
           ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
+          ...(pending ? { createPending: true } : {}),
         },
         {
           provider: providerConfigAddress(
@@ -205,6 +206,10 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
         : ip.change;
 
   const runInstance = async (ip: InstancePlan, part: Part): Promise<void> => {
+    if (ip.stateOnly) {
+      await persist(ip, ip.stateOnly === 'record' ? ip.change.prior : null);
+      return;
+    }
     const handler = providers.resource(ip.provider, ip.type);
     let change: PlannedChange = changeOf(ip, part);
     const block = blockOf(config, ip.resourceAddress, 'managed');
@@ -227,6 +232,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       ...(opts.hardSignal ? { signal: opts.hardSignal } : {}),
       onProgress: (e) => opts.onProgress?.(ip.address, e),
     };
+    // A kill during the create would otherwise lose the object: record that it may exist first.
+    if (change.action === 'create' && change.planned)
+      await persist({ ...ip, change }, knownOnly(change.planned) as State, true);
     opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
     let next: State | null;
     try {
@@ -294,7 +302,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     parallelism: opts.parallelism ?? 10,
     ...(opts.signal ? { signal: opts.signal } : {}),
     visit: async (node) => {
-      if (node.kind === 'instance') {
+      if (node.kind === 'instance' && node.ip.stateOnly) await runInstance(node.ip, node.part);
+      else if (node.kind === 'instance') {
         const shown = node.part === 'whole' ? node.ip : { ...node.ip, change: changeOf(node.ip, node.part) };
         try {
           await runInstance(node.ip, node.part);
@@ -365,6 +374,15 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   });
   await writer.flush();
   return result;
+}
+
+/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
+function knownOnly(v: unknown): unknown {
+  if (isUnknown(v)) return null;
+  if (Array.isArray(v)) return v.map(knownOnly);
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
+  return v;
 }
 
 function depsOfData(config: StackConfig, dp: DataPlan): string[] {

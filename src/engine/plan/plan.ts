@@ -252,8 +252,20 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       let prior: State = obj.attributes;
       if (handler.upgrade && obj.schemaVersion < schemaVersion)
         prior = handler.upgrade(prior, obj.schemaVersion);
-      if (!refresh) return prior;
+      // An interrupted create is always looked up: only the cluster knows whether it happened.
+      if (!refresh && !obj.createPending) return prior;
       return handler.read(prior);
+    };
+    const pendingCreate = (address: string): boolean => state.get(address)?.createPending === true;
+    const adoptionNote = (key: InstanceKey, address: string): void => {
+      diagnostics.push({
+        ...diagnostic(
+          ctxOf(r, key),
+          'Recording an object an interrupted apply created',
+          `the last apply stopped while creating ${address}; the object exists, so it is recorded in the state (and updated if it differs) instead of created again`,
+        ),
+        severity: 'warning',
+      });
     };
 
     const record = (
@@ -262,6 +274,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       change: PlannedChange,
       orphan: boolean,
       byTrigger = false,
+      stateOnly?: InstancePlan['stateOnly'],
     ): void => {
       const ip: InstancePlan = {
         address,
@@ -279,6 +292,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         orphan,
         sensitive,
         schemaVersion,
+        ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
       };
       const reason = actionReason(change, orphan, byTrigger);
       if (reason) ip.actionReason = reason;
@@ -333,7 +347,9 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
               change = { ...fresh, action: 'replace', prior, replacePaths: [] };
             }
           }
-          record(inst.key, address, change, false, byTrigger);
+          const adopted = prior !== null && pendingCreate(address);
+          if (adopted) adoptionNote(inst.key, address);
+          record(inst.key, address, change, false, byTrigger, adopted ? 'record' : undefined);
           book.set(
             r.address,
             inst.key,
@@ -359,9 +375,15 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     await Promise.all(
       orphans.map(async (e) => {
         const prior = await refreshPrior(e.address);
-        if (!prior) return; // already gone: nothing to delete, the apply drops it from state
-        const change = await handler.plan({ prior, config: null });
         const key = e.addr.key;
+        if (!prior) {
+          // Already gone: nothing to delete; the apply drops it from the state.
+          const change: PlannedChange = { action: 'noop', prior: null, planned: null, diagnostics: [] };
+          record(key, e.address, change, true, false, 'forget');
+          return;
+        }
+        const change = await handler.plan({ prior, config: null });
+        if (pendingCreate(e.address)) adoptionNote(key, e.address);
         record(key, e.address, change, true);
       }),
     );

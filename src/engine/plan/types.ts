@@ -27,6 +27,11 @@ export interface InstancePlan {
   orphan: boolean;
   sensitive: string[];
   schemaVersion: number;
+  /**
+   * Nothing to change on the cluster, but the state must catch up with what the refresh found:
+   * `record` an object an interrupted create left behind (its prior), or `forget` one that is gone.
+   */
+  stateOnly?: 'record' | 'forget';
 }
 
 export interface DataPlan {
@@ -75,4 +80,9 @@ export interface StackPlan {
 
 export function hasResourceChanges(plan: StackPlan): boolean {
   return plan.instances.some((i) => i.change.action !== 'noop');
+}
+
+/** The state needs writing even though nothing changes on the cluster. */
+export function hasStateOnlyChanges(plan: StackPlan): boolean {
+  return plan.instances.some((i) => i.stateOnly !== undefined);
 }

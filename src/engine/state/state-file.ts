@@ -46,6 +46,12 @@ export interface InstanceObject {
   dependencies?: string[];
   status?: 'tainted';
   createBeforeDestroy?: boolean;
+  /**
+   * A create was started and did not report back (the process was killed): the object may exist.
+   * Written before the create (as `status: "tainted"` plus `create_pending: true`), so that the
+   * next plan looks for the object instead of losing track of it; replaced once the create ends.
+   */
+  createPending?: boolean;
 }
 
 export interface OutputValue {
@@ -100,6 +106,7 @@ const KNOWN_INSTANCE_FIELDS = new Set([
   'private',
   'dependencies',
   'create_before_destroy',
+  'create_pending',
 ]);
 const KNOWN_RESOURCE_FIELDS = new Set(['module', 'mode', 'type', 'name', 'each', 'provider', 'instances']);
 const KNOWN_STATE_FIELDS = new Set([
@@ -255,8 +262,9 @@ export class StateFile {
         const priv = decodePrivate(i.private);
         if (priv) obj.private = priv;
         if (i.dependencies && i.dependencies.length > 0) obj.dependencies = [...i.dependencies];
-        if (i.status) obj.status = i.status;
         if (i.create_before_destroy) obj.createBeforeDestroy = true;
+        if ((i as Record<string, unknown>)['create_pending'] === true) obj.createPending = true;
+        else if (i.status) obj.status = i.status;
         stored.instances.set(kid, {
           key: i.index_key,
           inst: { obj, extra: pick(i as Record<string, unknown>, KNOWN_INSTANCE_FIELDS) },
@@ -519,13 +527,15 @@ function instanceToV4(key: InstanceKey | undefined, inst: StoredInstance): Insta
   const priv = encodePrivate(o.private);
   return {
     ...(key !== undefined ? { index_key: key } : {}),
-    ...(o.status ? { status: o.status } : {}),
+    // Terraform ignores create_pending and replaces a tainted object: the cautious reading.
+    ...(o.status ? { status: o.status } : o.createPending ? { status: 'tainted' as const } : {}),
     schema_version: o.schemaVersion,
     attributes: sortKeysDeep(o.attributes) as Record<string, unknown>,
     sensitive_attributes: (o.sensitiveAttributes ?? []).map(encodePath),
     ...(priv ? { private: priv } : {}),
     ...(o.dependencies && o.dependencies.length > 0 ? { dependencies: [...o.dependencies].sort() } : {}),
     ...(o.createBeforeDestroy ? { create_before_destroy: true } : {}),
+    ...(o.createPending ? { create_pending: true } : {}),
     ...inst.extra,
   };
 }
