@@ -58,6 +58,7 @@ export interface StateJson {
     each?: string;
     instances: {
       index_key?: string | number;
+      status?: string;
       attributes: Record<string, unknown>;
       dependencies?: string[];
     }[];
