@@ -106,6 +106,10 @@ async function applySaved(io: CliIO, file: string, o: DeployOptions): Promise<vo
       run.stacks[0]!,
       plan.mode === 'destroy' ? 'OperationTypeDestroy' : 'OperationTypeApply',
       async (s) => {
+        // A plan made before the stack had any state names the lineage the state will have
+        // (a state that does not exist yet gets a fresh lineage each time it is loaded).
+        if (s.state.serial === 0 && plan.stateSerial === 0 && s.state.addresses().length === 0)
+          s.state.lineage = plan.stateLineage;
         checkPlanIsCurrent(plan, {
           stack: s.loaded.stack.name,
           lineage: s.state.lineage,
