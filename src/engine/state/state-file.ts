@@ -338,6 +338,9 @@ export class StateFile {
       );
     }
     r.instances.set(keyId(a.key), { key: a.key, inst: { obj: copyObject(obj), extra: {} } });
+    // Terraform writes how the instances are keyed: "list" for count, "map" for for_each.
+    if (a.key === undefined) delete r.each;
+    else r.each = typeof a.key === 'number' ? 'list' : 'map';
   }
 
   /**
