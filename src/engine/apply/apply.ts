@@ -207,7 +207,10 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
 
   const runInstance = async (ip: InstancePlan, part: Part): Promise<void> => {
     if (ip.stateOnly) {
-      await persist(ip, ip.stateOnly === 'record' ? ip.change.prior : null);
+      const kept = ip.stateOnly === 'record' ? ip.change.prior : null;
+      await persist(ip, kept);
+      if (kept) book.set(ip.resourceAddress, ip.key, kept);
+      else book.delete(ip.resourceAddress, ip.key);
       return;
     }
     const handler = providers.resource(ip.provider, ip.type);
@@ -251,6 +254,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     }
     await persist({ ...ip, change }, next);
     if (next) book.set(ip.resourceAddress, ip.key, next);
+    else book.delete(ip.resourceAddress, ip.key);
     if (block && next) {
       const post = checkPostconditions(
         block,

@@ -20,6 +20,11 @@ export class ValueBook {
     m.set(key, value);
   }
 
+  /** Forgets an instance (destroyed), so `type.name[*]` and outputs no longer list it. */
+  delete(resourceAddress: string, key: InstanceKey): void {
+    this.values.get(resourceAddress)?.delete(key);
+  }
+
   resolve(resourceAddress: string): unknown {
     const mode = this.modes.get(resourceAddress);
     if (!mode) return UNKNOWN;
