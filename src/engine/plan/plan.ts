@@ -238,9 +238,11 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     const providerAddr = `${r.provider.name}${r.provider.alias ? `.${r.provider.alias}` : ''}`;
     const handler = providers.resource(providerAddr, r.type);
     const base = scope();
-    const expansion = mode === 'destroy' ? { mode: 'single' as const } : expandResource(r, base);
+    // A block only the state still has (removed from the configuration): every instance goes.
+    const removed = !config.resources.has(r.address);
+    const expansion = mode === 'destroy' || removed ? { mode: 'single' as const } : expandResource(r, base);
     book.declare(r.address, expansion.mode);
-    const wanted = mode === 'destroy' ? [] : instancesOf(expansion);
+    const wanted = mode === 'destroy' || removed ? [] : instancesOf(expansion);
     const wantedAddrs = new Set(wanted.map((i) => instanceAddress(r, i.key)));
     const dependencies = graphDeps(r.address);
     const sensitive = providers.sensitive(r.provider.name, r.type, 'managed');
@@ -276,6 +278,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       byTrigger = false,
       stateOnly?: InstancePlan['stateOnly'],
     ): void => {
+      // Without configuration, what it depended on is what the state recorded (destroy order).
+      const deps = removed ? (state.get(address)?.dependencies ?? []) : dependencies;
       const ip: InstancePlan = {
         address,
         resourceAddress: r.address,
@@ -287,7 +291,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         providerName: r.provider.name,
         ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}),
         change,
-        dependencies,
+        dependencies: deps,
         createBeforeDestroy: r.lifecycle.createBeforeDestroy,
         orphan,
         sensitive,
