@@ -1,0 +1,192 @@
+/**
+ * Meta-arguments and selection through the command line: count and for_each (instance addresses,
+ * scaling down deletes the right instance), prevent_destroy, depends_on, --target, --var, and a
+ * failed resource that stops its dependants while independent ones finish.
+ */
+import { createProject, jobspec, stackJson, stateAddresses, withPath, type Project } from './helpers';
+
+let p: Project;
+beforeAll(async () => {
+  p = await createProject();
+});
+afterAll(async () => p.close());
+
+async function jobIds(): Promise<string[]> {
+  const { value } = await p.agent.sched.jobs.list({ namespace: 'default' });
+  return value
+    .filter((j) => !j.Stop)
+    .map((j) => j.ID)
+    .sort();
+}
+
+test('count and for_each: instance addresses, and scaling down deletes the right instance', async () => {
+  const config = (count: number, envs: Record<string, string>): Record<string, unknown> =>
+    stackJson({
+      variable: { envs: { type: 'map(string)', default: envs } },
+      resource: {
+        sched_job: {
+          worker: withPath('app', 'worker', {
+            count,
+            jobspec: jobspec('worker-${count.index}'),
+          }),
+          env: withPath('app', 'env', {
+            for_each: '${var.envs}',
+            jobspec: jobspec('env-${each.key}', { image: '${each.value}' }),
+          }),
+        },
+      },
+      output: { workers: { value: '${sched_job.worker[*].id}' } },
+    });
+  p.writeStack('app', config(3, { blue: 'v1', green: 'v2' }));
+  const plan = await p.cli(['plan', '--no-synth']);
+  expect(plan.code).toBe(0);
+  for (const a of [
+    'sched_job.worker[0]',
+    'sched_job.worker[2]',
+    'sched_job.env["blue"]',
+    'sched_job.env["green"]',
+  ])
+    expect(plan.stdout).toContain(`# ${a} will be created`);
+  const up = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(up.stderr).not.toMatch(/Error/);
+  expect(up.code).toBe(0);
+  expect(stateAddresses(p.readState())).toEqual([
+    'sched_job.env["blue"]',
+    'sched_job.env["green"]',
+    'sched_job.worker[0]',
+    'sched_job.worker[1]',
+    'sched_job.worker[2]',
+  ]);
+  expect(await jobIds()).toEqual(['env-blue', 'env-green', 'worker-0', 'worker-1', 'worker-2']);
+  expect(p.readState().outputs['workers']!.value).toEqual(['worker-0', 'worker-1', 'worker-2']);
+  const each = p.readState().resources.find((r) => r.name === 'env')!;
+  expect(each.each).toBe('map');
+  expect(each.instances.map((i) => i.index_key)).toEqual(['blue', 'green']);
+
+  // count 3 -> 2 deletes worker[2] only; dropping a for_each key deletes that key only.
+  p.writeStack('app', config(2, { blue: 'v1' }));
+  const down = await p.cli(['plan', '--no-synth']);
+  expect(down.stdout).toContain('# sched_job.worker[2] will be destroyed');
+  expect(down.stdout).toContain('# sched_job.env["green"] will be destroyed');
+  expect(down.stdout).toMatch(/0 to add, 0 to change, 2 to destroy/);
+  const applied = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(applied.code).toBe(0);
+  expect(await jobIds()).toEqual(['env-blue', 'worker-0', 'worker-1']);
+  expect(stateAddresses(p.readState())).toEqual([
+    'sched_job.env["blue"]',
+    'sched_job.worker[0]',
+    'sched_job.worker[1]',
+  ]);
+  expect(p.readState().outputs['workers']!.value).toEqual(['worker-0', 'worker-1']);
+
+  // Removing both blocks from the configuration deletes every instance left.
+  p.writeStack('app', stackJson({}));
+  const gone = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(gone.stderr).not.toMatch(/Error/);
+  expect(gone.stdout).toMatch(/0 added, 0 changed, 3 destroyed/);
+  expect(await jobIds()).toEqual([]);
+  expect(stateAddresses(p.readState())).toEqual([]);
+});
+
+test('blocks removed from the configuration are deleted in the order their state recorded', async () => {
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: {
+        sched_namespace: { team: withPath('app', 'team', { name: 'team' }) },
+        sched_job: {
+          svc: withPath('app', 'svc', {
+            jobspec: jobspec('svc', { namespace: '${sched_namespace.team.name}' }),
+          }),
+        },
+      },
+    }),
+  );
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+  p.writeStack('app', stackJson({}));
+  // The namespace can only go once the job in it has gone.
+  const gone = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(gone.stderr).not.toMatch(/Error/);
+  expect(gone.stdout).toMatch(/0 added, 0 changed, 2 destroyed/);
+  expect(gone.stderr.indexOf('sched_job.svc: Destruction complete')).toBeLessThan(
+    gone.stderr.indexOf('sched_namespace.team: Destroying'),
+  );
+  await expect(p.agent.sched.namespaces.read('team')).rejects.toThrow();
+});
+
+test('prevent_destroy stops the plan with an error naming the resource and its construct', async () => {
+  const config = (name: string, protect: boolean): Record<string, unknown> =>
+    stackJson({
+      resource: {
+        sched_namespace: {
+          keep: withPath('app', 'keep', {
+            name,
+            ...(protect ? { lifecycle: { prevent_destroy: true } } : {}),
+          }),
+        },
+      },
+    });
+  p.writeStack('app', config('kept', true));
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+
+  // A replacement (name forces one) and a destroy are both refused, before anything happens.
+  p.writeStack('app', config('renamed', true));
+  const replace = await p.cli(['plan', '--no-synth']);
+  expect(replace.code).toBe(1);
+  expect(replace.stdout + replace.stderr).toMatch(/Instance cannot be destroyed/);
+  expect(replace.stdout + replace.stderr).toMatch(
+    /sched_namespace\.keep has lifecycle\.prevent_destroy set, but the plan calls for it to be replaced/,
+  );
+  expect(replace.stdout + replace.stderr).toContain('app/keep');
+  p.writeStack('app', config('kept', true));
+  const destroy = await p.cli(['destroy', '--no-synth', '--auto-approve']);
+  expect(destroy.code).toBe(1);
+  expect(destroy.stdout + destroy.stderr).toMatch(/calls for it to be destroyed/);
+  expect((await p.agent.sched.namespaces.read('kept')).value.Name).toBe('kept');
+
+  p.writeStack('app', config('kept', false));
+  expect((await p.cli(['destroy', '--no-synth', '--auto-approve'])).code).toBe(0);
+  await expect(p.agent.sched.namespaces.read('kept')).rejects.toThrow();
+});
+
+test('depends_on orders; a failed resource stops its dependants while independent ones finish', async () => {
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: {
+        sched_job: {
+          broken: withPath('app', 'broken', {
+            jobspec: jobspec('broken', {
+              driverConfig: { start_error: 'image not found' },
+              update: {
+                MaxParallel: 1,
+                HealthCheck: 'task_states',
+                MinHealthyTime: 1e9,
+                HealthyDeadline: 3e9,
+                ProgressDeadline: 5e9,
+              },
+            }),
+          }),
+          after: withPath('app', 'after', { jobspec: jobspec('after'), depends_on: ['sched_job.broken'] }),
+          last: withPath('app', 'last', { jobspec: jobspec('last'), depends_on: ['sched_job.after'] }),
+          free: withPath('app', 'free', { jobspec: jobspec('free') }),
+        },
+      },
+    }),
+  );
+  const run = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toMatch(/Apply failed\. Resources: 1 added, 0 changed, 0 destroyed, 1 failed\./);
+  expect(run.stderr).toMatch(/Error: sched_job\.broken \(app\/broken\)/);
+  expect(run.stderr).toMatch(
+    /Not attempted:\n {2}sched_job\.after: depends on sched_job\.broken\n {2}sched_job\.last: depends on sched_job\.broken/,
+  );
+  expect(run.stderr).toMatch(/sched_job\.free: Creation complete/);
+  const ids = await jobIds();
+  expect(ids).toContain('free');
+  expect(ids).not.toContain('after');
+  expect(ids).not.toContain('last');
+  const state = stateAddresses(p.readState());
+  expect(state).toContain('sched_job.free');
+  expect(state).not.toContain('sched_job.after');
+});
