@@ -67,6 +67,10 @@ export function projectOf(exampleDir: string, main = 'main.ts'): ExampleProject 
       const stderr = new Capture();
       const io: CliIO = { stdout, stderr, env, cwd: dir };
       const code = await runCli(argv, io);
+      // Every example test targets its own agent; the embedded one would hide a missing address.
+      if (stderr.text.includes('started the embedded dev agent')) {
+        throw new Error(`cdktf-sched ${argv.join(' ')} started the embedded dev agent:\n${stderr.text}`);
+      }
       return { code, stdout: stdout.text, stderr: stderr.text };
     },
     remove() {
