@@ -7,7 +7,7 @@ import { applyWithProgress, printApplySummary, printOutputs } from './apply-flow
 import { ExitCode, type CliIO } from './io';
 import { parseParallelism } from './plan';
 import { planHasChanges, printDiagnostics, printPlan } from './render-plan';
-import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
 import { createHash } from 'node:crypto';
 
 interface DeployOptions extends StackOptions {
@@ -56,7 +56,7 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
             configText: s.loaded.configText,
             state: s.state,
             providers: s.providers,
-            variables: { raw: parseVars(o.var) },
+            variables: stackVariables(o.var, run.env, s.loaded.config),
             mode,
             ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
             parallelism: o.parallelism,

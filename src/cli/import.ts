@@ -1,18 +1,23 @@
 /** `cdktf-sched import ADDR ID` and `cdktf-sched refresh`. */
 import { Command } from 'commander';
-import { createStackScope, evaluateProviderConfig, parseInstanceAddress } from '../engine/config';
+import {
+  createStackScope,
+  evaluateProviderConfig,
+  parseInstanceAddress,
+  resolveVariables,
+} from '../engine/config';
 import { planStack } from '../engine/plan/plan';
 import { StateWriter } from '../engine/state';
 import { providerConfigAddress } from '../engine/state';
 import type { StackSession } from '../engine/session';
 import { ExitCode, type CliIO } from './io';
 import { printDiagnostics } from './render-plan';
-import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
 
 function configureFor(
   s: StackSession,
   provider: { name: string; alias?: string },
-  vars: Record<string, string>,
+  vars: Record<string, unknown>,
 ): string {
   const address = provider.alias ? `${provider.name}.${provider.alias}` : provider.name;
   const block = s.loaded.config.providers.get(address);
@@ -49,7 +54,8 @@ export function importCommand(io: CliIO): Command {
             }
             if (s.state.has(address))
               throw new ExitCode(1, `${address} is already managed; remove it with "state rm" first`);
-            const providerAddr = configureFor(s, block.provider, parseVars(o.var));
+            const vars = resolveVariables(s.loaded.config, stackVariables(o.var, run.env, s.loaded.config));
+            const providerAddr = configureFor(s, block.provider, vars.values);
             const handler = s.providers.resource(providerAddr, parsed.type);
             const state = await handler.import(id);
             const writer = new StateWriter(s.loaded.statePath, s.state);
@@ -96,7 +102,7 @@ export function refreshCommand(io: CliIO): Command {
                 configText: s.loaded.configText,
                 state: s.state,
                 providers: s.providers,
-                variables: { raw: parseVars(o.var) },
+                variables: stackVariables(o.var, run.env, s.loaded.config),
                 mode: 'refresh-only',
               });
               printDiagnostics(io, plan);

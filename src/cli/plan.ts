@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { savePlan } from '../engine/plan/saved';
-import { addStackOptions, parseVars, prepare, withStack, type StackOptions } from './stack-command';
+import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
 import { ExitCode, type CliIO } from './io';
 import { parseFormat, planHasChanges, printDiagnostics, printPlan, type PlanFormat } from './render-plan';
 
@@ -68,7 +68,7 @@ export function planCommand(io: CliIO): Command {
                 configText: s.loaded.configText,
                 state: s.state,
                 providers: s.providers,
-                variables: { raw: parseVars(o.var) },
+                variables: stackVariables(o.var, run.env, s.loaded.config),
                 mode: o.destroy ? 'destroy' : 'normal',
                 refresh: o.refresh,
                 ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),

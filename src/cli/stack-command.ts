@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { SynthesizedStack } from '../engine/config';
+import type { StackConfig, SynthesizedStack, VariableInputs } from '../engine/config';
 import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { loadStackConfig } from '../engine/config';
-import type { CliIO } from './io';
+import { ExitCode, type CliIO } from './io';
 
 export interface StackOptions {
   app?: string;
@@ -44,6 +44,35 @@ export function parseVars(list: string[] | undefined): Record<string, string> {
   return raw;
 }
 
+/**
+ * A stack's input variables: `TF_VAR_name` from the environment, then `--var name=value` (which wins).
+ * As in Terraform, environment values for variables the stack does not declare are ignored.
+ */
+export function stackVariables(
+  list: string[] | undefined,
+  env: CliIO['env'],
+  config: StackConfig,
+): VariableInputs {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (k.startsWith('TF_VAR_') && v !== undefined) raw[k.slice('TF_VAR_'.length)] = v;
+  }
+  Object.assign(raw, parseVars(list));
+  for (const name of Object.keys(raw)) if (!config.variables.has(name)) delete raw[name];
+  return { raw };
+}
+
+/** A `--var` no selected stack declares is an error (Terraform's "Value for undeclared variable"). */
+function checkDeclared(list: string[] | undefined, configs: StackConfig[]): void {
+  for (const name of Object.keys(parseVars(list))) {
+    if (configs.some((c) => c.variables.has(name))) continue;
+    throw new ExitCode(
+      1,
+      `Error: Value for undeclared variable: --var ${name}=... was given, but ${configs.length > 1 ? 'no stack declares' : 'the stack declares no'} variable "${name}"`,
+    );
+  }
+}
+
 export interface StackRun {
   project: Project;
   stacks: SynthesizedStack[];
@@ -60,8 +89,9 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
   const stacks = o.stack || !opts.all ? [selectStack(all, o.stack)] : orderByDependencies(all);
   let dev: DevTarget | undefined;
   let env = io.env;
+  const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
+  checkDeclared(o.var, configs);
   if (o.devAgent !== false) {
-    const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
     if (needsDevAgent(configs, env)) {
       dev = await startDevTarget(project.dir, env, log);
       env = dev.env;
