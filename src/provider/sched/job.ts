@@ -13,7 +13,7 @@ import { applyJob } from './job/apply';
 import { validateJobspec } from './job/jobspec';
 import { argumentsOf, planJob, refOf } from './job/plan';
 import { jobShape } from './job/schema';
-import { computedAttributes, fetchRemote } from './job/state';
+import { computedAttributes, fetchRemote, type RemoteJob } from './job/state';
 
 export const JOB_DESCRIPTION =
   'A job on the scheduler: registered from a JSON or HCL2 jobspec, updated with check-and-set, and followed through its deployment.';
@@ -50,6 +50,13 @@ export class SchedJobHandler implements ResourceHandler {
   readonly shape = jobShape;
   readonly version = 0;
 
+  /**
+   * What each state read() returned was read from, so the plan that follows a refresh compares with it
+   * instead of reading the job a second time. Keyed by the very object: a state that was copied, saved
+   * or decoded since is simply read again.
+   */
+  private readonly refreshed = new WeakMap<State, RemoteJob>();
+
   constructor(private readonly ctx: SchedProviderContext) {}
 
   validate(config: Config): Diagnostic[] {
@@ -57,7 +64,13 @@ export class SchedJobHandler implements ResourceHandler {
   }
 
   plan(req: { prior: State | null; config: Config | null }): Promise<PlannedChange> {
-    return planJob(this.ctx, req.prior, req.config, req.config ? this.validate(req.config) : []);
+    return planJob(
+      this.ctx,
+      req.prior,
+      req.config,
+      req.config ? this.validate(req.config) : [],
+      req.prior ? this.refreshed.get(req.prior) : undefined,
+    );
   }
 
   apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
@@ -67,9 +80,11 @@ export class SchedJobHandler implements ResourceHandler {
   async read(state: State): Promise<State | null> {
     const ref = refOf(state);
     if (!ref) return state;
-    const remote = await fetchRemote(this.ctx, ref);
+    const remote = await fetchRemote(this.ctx, ref, { prior: state });
     if (!remote) return null;
-    return { ...state, ...computedAttributes(remote) };
+    const next = { ...state, ...computedAttributes(remote) };
+    this.refreshed.set(next, remote);
+    return next;
   }
 
   async import(id: string): Promise<State> {

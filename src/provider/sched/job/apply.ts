@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../../../api/duration';
 import { ConflictError, ValidationError } from '../../../api/errors';
-import type { Job, JobSubmission } from '../../../api/sched/schemas';
+import type { Deployment, Job, JobSubmission } from '../../../api/sched/schemas';
 import type { ApplyContext, PlannedChange, State } from '../../resource';
 import { ResourceApplyError } from '../../common/errors';
 import { knownStringMap } from '../../common/shape';
@@ -179,9 +179,10 @@ async function registerAndWait(
     report(
       `registered job ${ref.id} version ${version}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
     );
+    let followed: Deployment | undefined;
     if (!settings.detach) {
       try {
-        await waitForJob({
+        ({ deployment: followed } = await waitForJob({
           ctx,
           ref,
           evalId: registered.EvalID ?? '',
@@ -192,7 +193,7 @@ async function registerAndWait(
           deadline: dl,
           operation: `${op} of job ${ref.id}`,
           onProgress: apply?.onProgress,
-        });
+        }));
       } catch (e) {
         if (e instanceof JobWaitError) {
           throw new ResourceApplyError(e.message, await stateAfterFailure(ctx, ref, prior, planned));
@@ -200,7 +201,7 @@ async function registerAndWait(
         throw e;
       }
     }
-    const remote = await fetchRemote(ctx, ref);
+    const remote = await fetchRemote(ctx, ref, followed ? { deployment: followed } : {});
     if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
     return { ...argumentsOf(planned), ...computedAttributes(remote) };
   } catch (e) {

@@ -16,7 +16,7 @@ import { sameSpec, specDifferences } from './compare';
 import { describePlacementFailures } from './failure';
 import { JobspecError, detectFormat, loadJobspec, parseJsonJobspec, resolveJob } from './jobspec';
 import { COMPUTED, PROVIDER_SETTINGS, jobSettings, type JobSettings } from './schema';
-import { specAttributes, type JobRef } from './state';
+import { specAttributes, type JobRef, type RemoteJob } from './state';
 
 /** What apply needs from the plan; kept in saved plans, so it is plain JSON and re-validated. */
 export const JobPrivateSchema = z.object({
@@ -211,8 +211,15 @@ function withCountsOf(job: Job, remote: Job): Job {
 }
 
 /** Whether the cluster's rollout of its current version finished well (no deployment: nothing to wait for). */
-async function rolloutSettled(ctx: SchedProviderContext, ref: JobRef, remote: Job): Promise<boolean> {
-  const { value: d } = await ctx.client.jobs.latestDeployment(ref.id, { namespace: ref.namespace });
+async function rolloutSettled(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  remote: Job,
+  known: RemoteJob | undefined,
+): Promise<boolean> {
+  const d = known
+    ? known.deployment
+    : (await ctx.client.jobs.latestDeployment(ref.id, { namespace: ref.namespace })).value;
   if (d && d.JobVersion === remote.Version) return d.Status === 'successful';
   return true;
 }
@@ -228,11 +235,16 @@ function priorSpec(prior: State, defaults: SchedProviderContext['defaults']): Jo
   }
 }
 
+/**
+ * `refreshed`: what the read that produced `prior` found on the cluster, when it was just made (the
+ * refresh before a plan); the plan then compares against it instead of reading the job again.
+ */
 export async function planJob(
   ctx: SchedProviderContext,
   prior: State | null,
   config: Config | null,
   validation: Diagnostic[],
+  refreshed?: RemoteJob,
 ): Promise<PlannedChange> {
   if (config === null) {
     return prior
@@ -297,14 +309,21 @@ export async function planJob(
     return planRegistration(input, 'update', job, { creating: true });
   }
 
+  const known =
+    refreshed && refreshed.job.ID === ref.id && (refreshed.job.Namespace || 'default') === ref.namespace
+      ? refreshed
+      : undefined;
   let remote: Job | null;
-  try {
-    ({ value: remote } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace }));
-  } catch (e) {
-    if (e instanceof NotFoundError) remote = null;
-    else if (isUnreachable(e) || e instanceof ApiError)
-      return failed(input, [apiDiagnostic(ctx, `Cannot read job "${ref.id}"`, e)]);
-    else throw e;
+  if (known) remote = known.job;
+  else {
+    try {
+      ({ value: remote } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace }));
+    } catch (e) {
+      if (e instanceof NotFoundError) remote = null;
+      else if (isUnreachable(e) || e instanceof ApiError)
+        return failed(input, [apiDiagnostic(ctx, `Cannot read job "${ref.id}"`, e)]);
+      else throw e;
+    }
   }
   if (!remote) return planRegistration(input, 'update', job, { creating: true });
 
@@ -317,7 +336,7 @@ export async function planJob(
     // Same spec as the cluster's, new text: a reformat or an import needs no registration, but a spec
     // whose rollout failed (the last apply failed) is registered and waited for again.
     try {
-      register = !(await rolloutSettled(ctx, ref, remote));
+      register = !(await rolloutSettled(ctx, ref, remote, known));
     } catch (e) {
       if (isUnreachable(e) || e instanceof ApiError)
         return failed(input, [apiDiagnostic(ctx, `Cannot read job "${ref.id}"`, e)]);

@@ -1,6 +1,7 @@
 /**
  * The computed attributes of a job resource, from the cluster's copy of the job, its latest deployment
- * and its allocations (three reads, no summary call: the counts come from the allocations).
+ * and its allocations (at most three reads, no summary call: the counts come from the allocations; the
+ * deployment is not read again once it finished and the job has not changed).
  */
 import { NotFoundError } from '../../../api/errors';
 import type { AllocationStub, Deployment, Job } from '../../../api/sched/schemas';
@@ -19,23 +20,59 @@ export interface JobRef {
   namespace: string;
 }
 
+export interface FetchOptions {
+  signal?: AbortSignal;
+  /** The state this read refreshes: its deployment is reused when it cannot have changed since. */
+  prior?: State | null;
+  /** A deployment just followed to its end (after an apply's wait), reused on the same terms. */
+  deployment?: Deployment;
+}
+
+const FINISHED = new Set(['successful', 'failed', 'cancelled']);
+/** Job types the scheduler never creates deployments for. */
+const WITHOUT_DEPLOYMENTS = new Set(['batch', 'sysbatch']);
+
+/**
+ * The latest deployment of `job` when it is already known and cannot have changed: a deployment that
+ * finished stays as it is, and a newer one only comes with a change of the job (a new version or a
+ * registration, both of which move JobModifyIndex). undefined: it must be read.
+ */
+export function knownDeployment(job: Job, opts: FetchOptions): Deployment | null | undefined {
+  const version = job.Version ?? 0;
+  const modifyIndex = job.JobModifyIndex ?? 0;
+  const d = opts.deployment;
+  if (d && d.JobVersion === version && d.JobModifyIndex === modifyIndex && FINISHED.has(d.Status ?? '')) {
+    return d;
+  }
+  const prior = opts.prior;
+  if (!prior || prior['version'] !== version || prior['job_modify_index'] !== modifyIndex) return undefined;
+  const id = prior['deployment_id'];
+  const status = prior['deployment_status'];
+  if (typeof id === 'string' && id !== '' && typeof status === 'string' && FINISHED.has(status)) {
+    return { ID: id, Status: status, JobVersion: version };
+  }
+  if (id === null && status === null && WITHOUT_DEPLOYMENTS.has(job.Type || 'service')) return null;
+  return undefined;
+}
+
 /** Reads the job and what goes with it; null when the job does not exist. */
 export async function fetchRemote(
   ctx: SchedProviderContext,
   ref: JobRef,
-  signal?: AbortSignal,
+  opts: FetchOptions = {},
 ): Promise<RemoteJob | null> {
-  const opts = { namespace: ref.namespace, signal };
+  const req = { namespace: ref.namespace, signal: opts.signal };
   let job: Job;
   try {
-    ({ value: job } = await ctx.client.jobs.read(ref.id, opts));
+    ({ value: job } = await ctx.client.jobs.read(ref.id, req));
   } catch (e) {
     if (e instanceof NotFoundError) return null;
     throw e;
   }
+  const known = knownDeployment(job, opts);
   const [deployment, allocations] = await Promise.all([
-    ctx.client.jobs.latestDeployment(ref.id, opts).then((r) => r.value),
-    ctx.client.jobs.allocations(ref.id, opts).then((r) => r.value),
+    known !== undefined ? known : ctx.client.jobs.latestDeployment(ref.id, req).then((r) => r.value),
+    ctx.client.jobs.allocations(ref.id, req).then((r) => r.value),
   ]);
   return { job, deployment, allocations };
 }

@@ -63,7 +63,8 @@ interface Seen {
   awaitingPromotion?: boolean;
 }
 
-export async function waitForJob(o: WaitOptions): Promise<void> {
+/** Resolves with the deployment it followed to success, if it followed one. */
+export async function waitForJob(o: WaitOptions): Promise<{ deployment?: Deployment }> {
   const seen: Seen = {};
   const report = (e: ProgressEvent): void => {
     o.onProgress?.({ ...e, message: o.ctx.redact(e.message) });
@@ -71,7 +72,7 @@ export async function waitForJob(o: WaitOptions): Promise<void> {
   try {
     if (!o.evalId) {
       report({ message: `job ${o.ref.id} registered; it runs when launched (no evaluation to follow)` });
-      return;
+      return {};
     }
     const ev = await followEvaluations(o, seen, report);
     const deploymentId = await deploymentFor(o, ev);
@@ -83,6 +84,7 @@ export async function waitForJob(o: WaitOptions): Promise<void> {
   }
   if (o.deadline.expired()) throw timeoutError(o, seen);
   if (o.deadline.signal.aborted) throw abortError(o.deadline.signal);
+  return seen.deployment ? { deployment: seen.deployment } : {};
 }
 
 function timeoutError(o: WaitOptions, seen: Seen): JobWaitError {

@@ -1,0 +1,90 @@
+/**
+ * How many requests a job costs: the plan that follows a refresh compares with what the refresh read,
+ * and a deployment that finished is not read again while the job stays the same. Counted by the agent.
+ */
+import { mockJob } from '../../../helpers/jobs';
+import { eventually } from '../../../helpers/agent';
+import type { State } from '../../../../src/provider/resource';
+import { converge, jobConfig, startHarness, steady, type Harness } from './harness';
+
+describe('sched_job: requests per operation', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.stop());
+
+  /** Requests made while `fn` runs, as "METHOD path". */
+  async function requestsOf(fn: () => Promise<unknown>): Promise<string[]> {
+    const before = h.f.agent.requests.length;
+    await fn();
+    return h.f.agent.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+  }
+
+  it('refreshes and plans an unchanged job with one read of the job and one of its allocations', async () => {
+    const job = mockJob('same', { count: 1, update: steady() });
+    const { state } = await converge(h.job, null, jobConfig(job));
+    let read: State | null = null;
+    const requests = await requestsOf(async () => {
+      read = await h.job.read(state!);
+      expect((await h.job.plan({ prior: read, config: jobConfig(job) })).action).toBe('noop');
+    });
+    expect(read).toEqual(state);
+    expect(requests).toEqual(['GET /v1/job/same', 'GET /v1/job/same/allocations']);
+  });
+
+  it('plans a changed job from the refreshed copy: read, allocations, plan', async () => {
+    const job = mockJob('changed', { count: 1, update: steady() });
+    const { state } = await converge(h.job, null, jobConfig(job));
+    const requests = await requestsOf(async () => {
+      const read = await h.job.read(state!);
+      const change = await h.job.plan({ prior: read, config: jobConfig({ ...job, Meta: { v: '2' } }) });
+      expect(change.action).toBe('update');
+    });
+    expect(requests).toEqual([
+      'GET /v1/job/changed',
+      'GET /v1/job/changed/allocations',
+      'POST /v1/job/changed/plan',
+    ]);
+  });
+
+  it('reads the job itself when the prior state was not just read, and sees a change made on the cluster', async () => {
+    const job = mockJob('outside', { count: 1, update: steady() });
+    const { state } = await converge(h.job, null, jobConfig(job));
+    await h.f.sched.jobs.register({ ...job, Meta: { by: 'hand' } });
+    // A copy of the state (as a saved plan or another front end would hand over): not the read's object.
+    const change = await h.job.plan({ prior: { ...state! }, config: jobConfig(job) });
+    expect(change.action).toBe('update');
+    expect(change.diagnostics.map((d) => d.summary)).toContain(
+      'Job "outside" was changed outside of this configuration',
+    );
+    // The refresh sees the new registration: a new version, so its deployment is read again.
+    const requests = await requestsOf(async () => {
+      const read = (await h.job.read(state!))!;
+      expect(read['version']).toBe(1);
+      expect(read['deployment_id']).not.toBe(state!['deployment_id']);
+    });
+    expect(requests).toContain('GET /v1/job/outside/deployment');
+  });
+
+  it('reads a deployment again while it is still running', async () => {
+    const job = mockJob('detached', { count: 1, update: steady({ MinHealthyTime: 30e9 }) });
+    const { state } = await converge(h.job, null, jobConfig(job, { detach: true }));
+    expect(state!['deployment_status']).toBe('running');
+    await eventually(async () => {
+      const read = (await h.job.read(state!))!;
+      expect(read['deployment_status']).toBe('successful');
+    });
+  });
+
+  it('applies a new job without reading its deployment again after following it to the end', async () => {
+    const job = mockJob('fresh', { count: 1, update: steady() });
+    let state: State | null = null;
+    const requests = await requestsOf(async () => {
+      ({ state } = await converge(h.job, null, jobConfig(job)));
+    });
+    expect(state).toMatchObject({ deployment_status: 'successful', version: 0 });
+    expect(requests.filter((r) => r === 'GET /v1/job/fresh/deployment')).toHaveLength(1);
+    expect(requests.filter((r) => r === 'GET /v1/job/fresh/allocations')).toHaveLength(1);
+  });
+});
