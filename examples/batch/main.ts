@@ -16,7 +16,7 @@ export class BatchStack extends TerraformStack {
     // The address comes from SCHED_ADDR; without it, cdktf-sched starts its embedded dev agent.
     new SchedProvider(this, 'sched', {});
 
-    // A typed spec: two instances of a nightly report, each running for 30s and exiting 0.
+    // A typed spec: two instances of a nightly report, each running for 10s and exiting 0.
     const report = new Job(this, 'report', {
       spec: {
         ID: 'nightly-report',
@@ -35,7 +35,7 @@ export class BatchStack extends TerraformStack {
                 Config: {
                   image: 'example/report:2.1',
                   args: ['--since', '24h'],
-                  run_for: '30s',
+                  run_for: '10s',
                   exit_code: 0,
                 },
                 Resources: { CPU: 300, MemoryMB: 256 },
