@@ -19,6 +19,10 @@ export interface RequestCount {
   method: string;
   path: string;
   status: number;
+  /** Time the agent spent on it, from arrival to the last byte written. */
+  durationMs: number;
+  /** performance.now() of this process when it finished (orders requests against other clocks in-process). */
+  finishedAt: number;
 }
 
 export interface DevAgent {
@@ -77,7 +81,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       authorize: scheduler.authorize,
       onUpgrade: scheduler.upgrade,
       log,
-      onRequest: (r) => requests.push({ method: r.method, path: r.path, status: r.status }),
+      onRequest: (r) => requests.push({ ...r, finishedAt: performance.now() }),
     });
     servers.push(schedServer);
     scheduler.start();
@@ -99,7 +103,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         tokenFromQuery: true,
         authorize: registry.authorize,
         log,
-        onRequest: (r) => requests.push({ method: r.method, path: r.path, status: r.status }),
+        onRequest: (r) => requests.push({ ...r, finishedAt: performance.now() }),
       });
       servers.push(regServer);
       registryUrl = await listen(regServer, options.registryPort, options.bind);

@@ -1,0 +1,35 @@
+/**
+ * The command line as the engine benchmark runs it: `runCli` in this process, then the process's own
+ * CPU time and peak RSS written to the file named by BENCH_STATS, so the engine is measured apart from
+ * the agent and from the benchmark that drives it.
+ */
+import { writeFileSync } from 'node:fs';
+import { runCli } from '../src/cli/main';
+import { processIO } from '../src/cli/io';
+
+export interface CliStats {
+  code: number;
+  /** From the first line of this module to the end of the command (module loading excluded). */
+  commandMs: number;
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  maxRssMB: number;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const code = await runCli(process.argv.slice(2), processIO());
+  const usage = process.resourceUsage();
+  const stats: CliStats = {
+    code,
+    commandMs: performance.now() - started,
+    cpuUserMs: usage.userCPUTime / 1000,
+    cpuSystemMs: usage.systemCPUTime / 1000,
+    maxRssMB: usage.maxRSS / 1024,
+  };
+  const file = process.env['BENCH_STATS'];
+  if (file) writeFileSync(file, JSON.stringify(stats));
+  process.exit(code);
+}
+
+void main();

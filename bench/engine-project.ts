@@ -1,0 +1,141 @@
+/**
+ * A CDKTF project written straight to disk for the engine benchmark: `cdktf.json`, `cdktf.out/manifest.json`
+ * and one stack whose `cdk.tf.json` holds N `sched_job` resources, as `cdktf synth` would leave them
+ * (so the commands run with `--no-synth`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const STACK = 'bench';
+
+export type JobKind = 'service' | 'parameterized';
+
+export interface BenchJob {
+  /** Resource name in the stack. */
+  name: string;
+  /** Job ID on the scheduler. */
+  id: string;
+  kind: JobKind;
+  /** Bumped to change a job's spec (goes to the job's Meta). */
+  revision: number;
+}
+
+export function benchJobs(n: number, kind: JobKind, prefix = 'bench'): BenchJob[] {
+  const width = String(n - 1).length;
+  return Array.from({ length: n }, (_, i) => {
+    const suffix = String(i).padStart(width, '0');
+    return { name: `job_${suffix}`, id: `${prefix}-${suffix}`, kind, revision: 1 };
+  });
+}
+
+/**
+ * The API job for one resource. Services get a deployment each (an update block with a short
+ * min_healthy_time, scaled down further by the agent's time scale); parameterized batch jobs are only
+ * registered (no evaluation), which keeps an agent holding 10,000 of them light.
+ */
+export function jobSpec(j: BenchJob): Record<string, unknown> {
+  const task = {
+    Name: 'main',
+    Driver: 'mock',
+    Config: {},
+    Resources: { CPU: 10, MemoryMB: 16 },
+  };
+  const common = {
+    ID: j.id,
+    Name: j.id,
+    Datacenters: ['dc1'],
+    Meta: { revision: String(j.revision) },
+  };
+  if (j.kind === 'parameterized') {
+    return {
+      ...common,
+      Type: 'batch',
+      ParameterizedJob: { Payload: 'optional' },
+      TaskGroups: [{ Name: 'work', Count: 1, Tasks: [task] }],
+    };
+  }
+  return {
+    ...common,
+    Type: 'service',
+    TaskGroups: [{ Name: 'app', Count: 1, Tasks: [task] }],
+    Update: {
+      MaxParallel: 1,
+      HealthCheck: 'task_states',
+      MinHealthyTime: 5e9,
+      HealthyDeadline: 60e9,
+      ProgressDeadline: 120e9,
+    },
+  };
+}
+
+/** JSON with sorted keys, as the constructs render a jobspec. */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(sortKeys(v));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}
+
+export interface BenchProject {
+  dir: string;
+  statePath: string;
+  stackFile: string;
+}
+
+export function stackJson(jobs: BenchJob[], statePath: string): Record<string, unknown> {
+  const resources: Record<string, unknown> = {};
+  for (const j of jobs) {
+    resources[j.name] = {
+      '//': { metadata: { path: `${STACK}/${j.name}`, uniqueId: j.name } },
+      jobspec: canonicalJson(jobSpec(j)),
+    };
+  }
+  return {
+    '//': { metadata: { backend: 'local', stackName: STACK, version: '0.21.0' } },
+    provider: { sched: [{}] },
+    resource: { sched_job: resources },
+    terraform: {
+      backend: { local: { path: statePath } },
+      required_providers: { sched: { source: 'cdktf-sched/sched' } },
+    },
+  };
+}
+
+/** Writes the project under `dir` (which must exist) with the given jobs. */
+export function writeProject(dir: string, jobs: BenchJob[]): BenchProject {
+  const outdir = join(dir, 'cdktf.out');
+  const stackDir = join(outdir, 'stacks', STACK);
+  mkdirSync(stackDir, { recursive: true });
+  writeFileSync(
+    join(dir, 'cdktf.json'),
+    JSON.stringify({ language: 'typescript', app: 'false', terraformProviders: [], context: {} }),
+  );
+  writeFileSync(
+    join(outdir, 'manifest.json'),
+    JSON.stringify({
+      version: '0.21.0',
+      stacks: {
+        [STACK]: {
+          name: STACK,
+          constructPath: STACK,
+          annotations: [],
+          dependencies: [],
+          stackMetadataPath: `stacks/${STACK}/metadata.json`,
+          synthesizedStackPath: `stacks/${STACK}/cdk.tf.json`,
+          workingDirectory: `stacks/${STACK}`,
+        },
+      },
+    }),
+  );
+  const statePath = join(dir, `terraform.${STACK}.tfstate`);
+  const stackFile = join(stackDir, 'cdk.tf.json');
+  writeFileSync(stackFile, JSON.stringify(stackJson(jobs, statePath), null, 2));
+  return { dir, statePath, stackFile };
+}
