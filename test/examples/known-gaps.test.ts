@@ -1,7 +1,7 @@
 /**
  * Behaviour of the engine, the CLI and the constructs that the examples ran into and that does not
  * work yet: each test is skipped until it is fixed and says where the problem is, so the fix has a
- * ready test. The one running test is the control: the same plan with the value given by --var.
+ * ready test. The running tests are controls: the same plan with the value given by --var or TF_VAR_.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,7 +42,7 @@ describe('gaps met by the examples', () => {
     }
   }
 
-  it('plans examples/registry with --var peer_address (what the two tests below expect from the environment)', async () => {
+  it('plans examples/registry with --var peer_address (the control of the tests below)', async () => {
     expect(await planRegistry({}, ['--var', `peer_address=${agent.registryUrl!}`])).toMatch(/Plan: 4 to add/);
   });
 
@@ -53,10 +53,8 @@ describe('gaps met by the examples', () => {
     expect(await planRegistry({ PEER_REG_HTTP_ADDR: agent.registryUrl })).toMatch(/Plan: 4 to add/);
   });
 
-  // The required-variable error says "use --var peer_address=... or TF_VAR_peer_address", but plan
-  // and deploy pass only --var values (src/cli/plan.ts, src/cli/deploy.ts: variables: { raw:
-  // parseVars(o.var) }); TF_VAR_ names in the environment are never read.
-  it.skip('takes variable values from TF_VAR_ names in the environment', async () => {
+  // Fixed in cad1950; kept as the second control of the test above.
+  it('takes variable values from TF_VAR_ names in the environment', async () => {
     expect(await planRegistry({ TF_VAR_peer_address: agent.registryUrl })).toMatch(/Plan: 4 to add/);
   });
 
