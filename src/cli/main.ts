@@ -8,6 +8,7 @@ import { ExitCode, processIO, type CliIO } from './io';
 import { planCommand } from './plan';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
+import { terraformMirrorCommand } from './terraform-mirror';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('cdktf-sched')
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIO): Command {
     stateCommand(io),
     outputCommand(io),
     forceUnlockCommand(io),
+    terraformMirrorCommand(io),
   ]) {
     program.addCommand(c.exitOverride());
   }

@@ -63,7 +63,13 @@ export function defaultEntry(name: PluginName): string {
   return path.join(__dirname, `main-${name}.js`);
 }
 
-export function launcherScript(name: PluginName, version: string, node: string, entry: string, nodeArgs: string[] = []): string {
+export function launcherScript(
+  name: PluginName,
+  version: string,
+  node: string,
+  entry: string,
+  nodeArgs: string[] = [],
+): string {
   const args = [node, ...nodeArgs, entry].map(shQuote).join(' ');
   return `#!/bin/sh\n# terraform-provider-${name} ${version}: the cdktf-sched ${name} provider plugin, run by Node.js.\nexec ${args} "$@"\n`;
 }
@@ -96,7 +102,8 @@ export function writeMirror(opts: MirrorOptions): Mirror {
   const providers: MirroredProvider[] = [];
   for (const name of PLUGIN_NAMES) {
     const entry = path.resolve(opts.entries?.[name] ?? defaultEntry(name));
-    if (!fs.existsSync(entry)) throw new Error(`the ${name} plugin entry ${entry} does not exist; build first (npm run build)`);
+    if (!fs.existsSync(entry))
+      throw new Error(`the ${name} plugin entry ${entry} does not exist; build first (npm run build)`);
     const address = PROVIDER_ADDRESSES[name];
     const target = path.join(dir, ...address.split('/'), version, platform);
     fs.mkdirSync(target, { recursive: true });

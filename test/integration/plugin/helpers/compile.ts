@@ -33,7 +33,13 @@ export function compilePlugin(): CompiledPlugin {
     const st = fs.statSync(f);
     hash.update(`${f}\0${st.size}\0${st.mtimeMs}\n`);
   }
-  const dir = path.join(ROOT, 'node_modules', '.cache', 'cdktf-sched-plugin', hash.digest('hex').slice(0, 16));
+  const dir = path.join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'cdktf-sched-plugin',
+    hash.digest('hex').slice(0, 16),
+  );
   const entries = {
     sched: path.join(dir, 'src', 'plugin', 'main-sched.js'),
     reg: path.join(dir, 'src', 'plugin', 'main-reg.js'),
