@@ -20,6 +20,7 @@ import {
 } from './model';
 import { placementFailures, schedulerLines, schedulerSummary, unplacedCount } from './scheduler';
 import { Redactor } from './sensitive';
+import { formatLocatedDiagnostic } from './text';
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
@@ -173,7 +174,7 @@ export function renderMarkdown(plan: PlanModel, opts: MarkdownOptions = {}): str
 
   const tail: string[] = [];
   const diags = plan.diagnostics.map(
-    (d) => `- ${d.severity === 'error' ? '❌' : '⚠️'} ${formatDiagnostic(d)}`,
+    (d) => `- ${d.severity === 'error' ? '❌' : '⚠️'} ${formatLocatedDiagnostic(d)}`,
   );
   if (plan.errored) diags.push('- ❌ Planning failed; the changes listed are incomplete.');
   if (diags.length > 0) tail.push(redact.text(['**Diagnostics**', '', ...diags].join('\n')));

@@ -100,9 +100,22 @@ function reasonNote(rc: ResourceChange): string | undefined {
   }
 }
 
-function diagnosticLines(ds: Diagnostic[], st: Style, indent: string): string[] {
+/** Plan-level diagnostics may come from a resource: then they say which one, and which construct. */
+export type LocatedDiagnostic = Diagnostic & { address?: string; constructPath?: string };
+
+export function formatLocatedDiagnostic(d: LocatedDiagnostic): string {
+  const where = d.address
+    ? d.constructPath
+      ? `${d.address} (${d.constructPath})`
+      : d.address
+    : d.constructPath;
+  if (!where) return formatDiagnostic(d);
+  return formatDiagnostic({ ...d, summary: `${where}: ${d.summary}` });
+}
+
+function diagnosticLines(ds: LocatedDiagnostic[], st: Style, indent: string): string[] {
   return ds.map((d) => {
-    const text = formatDiagnostic(d);
+    const text = formatLocatedDiagnostic(d);
     return indent + (d.severity === 'error' ? st.red(text) : st.yellow(text));
   });
 }
