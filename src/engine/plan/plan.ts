@@ -298,7 +298,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         schemaVersion,
         ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
       };
-      const reason = actionReason(change, orphan, byTrigger);
+      // In a destroy plan everything goes because of the mode, not because its configuration went.
+      const reason = actionReason(change, orphan && mode !== 'destroy', byTrigger);
       if (reason) ip.actionReason = reason;
       for (const d of change.diagnostics) {
         const cd: ConfigDiagnostic = { ...d, ...ctxOf(r, key) };
