@@ -122,6 +122,8 @@ test('create, no-op re-plan, update, replace and destroy', async () => {
   expect(destroy.stderr).not.toMatch(/Error/);
   expect(destroy.code).toBe(0);
   expect(destroy.stdout).toMatch(/Destroy complete! Resources: 0 added, 0 changed, 2 destroyed/);
+  expect(destroy.stdout).toContain('# sched_job.web will be destroyed');
+  expect(destroy.stdout).not.toMatch(/not in configuration/);
   const s5 = p.readState();
   expect(stateAddresses(s5)).toEqual([]);
   expect(s5.outputs).toEqual({});

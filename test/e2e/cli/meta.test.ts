@@ -133,11 +133,12 @@ test('prevent_destroy stops the plan with an error naming the resource and its c
   p.writeStack('app', config('renamed', true));
   const replace = await p.cli(['plan', '--no-synth']);
   expect(replace.code).toBe(1);
-  expect(replace.stdout + replace.stderr).toMatch(/Instance cannot be destroyed/);
+  expect(replace.stdout + replace.stderr).toMatch(
+    /Error: sched_namespace\.keep \(app\/keep\): Instance cannot be destroyed/,
+  );
   expect(replace.stdout + replace.stderr).toMatch(
     /sched_namespace\.keep has lifecycle\.prevent_destroy set, but the plan calls for it to be replaced/,
   );
-  expect(replace.stdout + replace.stderr).toContain('app/keep');
   p.writeStack('app', config('kept', true));
   const destroy = await p.cli(['destroy', '--no-synth', '--auto-approve']);
   expect(destroy.code).toBe(1);
