@@ -5,8 +5,8 @@
  * so they are escaped (`$${`, `%%{`). cdktf tokens (`${TfToken[TOKEN.n]}`) are references on purpose
  * and are left for cdktf to resolve.
  */
-import { Token } from 'cdktf';
-import { isToken } from './spec-rules';
+import { Fn, Token } from 'cdktf';
+import { containsToken, isToken } from './spec-rules';
 
 const TOKEN_MARKER = /\$\{TfToken\[TOKEN\.\d+\]\}/g;
 
@@ -32,7 +32,23 @@ function escapeLiteral(s: string): string {
  * resolves it the JSON holds a number (`"Count":3`), not a string.
  */
 export function canonicalJson(value: unknown): string {
+  // A reference inside the JSON text would be spliced in raw (a value holding a quote or a newline
+  // breaks the JSON); jsonencode() encodes each value when Terraform resolves it.
+  if (containsToken(value)) return Fn.jsonencode(dropUndefined(value));
   return escapeTemplate(jsonText(value));
+}
+
+/** Drops undefined values; cdktf itself escapes template syntax in literal strings of an expression. */
+function dropUndefined(v: unknown): unknown {
+  if (Array.isArray(v)) return v.filter((x) => x !== undefined).map(dropUndefined);
+  if (v !== null && typeof v === 'object' && !isToken(v)) {
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, dropUndefined(x)]),
+    );
+  }
+  return v;
 }
 
 /** The same JSON as the provider receives it, after Terraform has read the escapes. */

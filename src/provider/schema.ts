@@ -25,10 +25,15 @@ export interface AttrMeta {
 /** Registry of attribute metadata keyed by zod schema instance. */
 export const attrMeta = z.registry<AttrMeta>();
 
-/** Tags a zod schema with its Terraform metadata and returns it. */
+/**
+ * Tags a zod schema with its Terraform metadata and returns it. Metadata is keyed by schema
+ * instance, so a schema already tagged (one shared by two attributes) is cloned first: each
+ * attribute keeps its own description.
+ */
 export function attr<S extends z.ZodType>(schema: S, meta: AttrMeta): S {
-  attrMeta.add(schema, meta);
-  return schema;
+  const target = attrMeta.has(schema) ? (schema.clone() as S) : schema;
+  attrMeta.add(target, meta);
+  return target;
 }
 
 export type TerraformType = string | [string, TerraformType] | ['object', Record<string, TerraformType>];

@@ -77,7 +77,7 @@ describe('gaps met by the examples', () => {
   // JSON string ("CACert":"${var.ca_cert}"). Terraform substitutes the value without JSON escaping,
   // so a PEM (newlines) or any value with a quote makes the config invalid JSON. Writing the object
   // with jsonencode() when it holds references would keep it valid; examples/registry does that by hand.
-  it.skip('keeps an object config valid JSON when a reference holds a multi-line value', async () => {
+  it('keeps an object config valid JSON when a reference holds a multi-line value', async () => {
     const fixture = projectOf(path.join(__dirname, 'fixtures', 'token-in-json'));
     try {
       const ca = readFileSync(path.join(__dirname, 'fixtures', 'k8s-ca.pem'), 'utf8');

@@ -116,3 +116,27 @@ describe('scheduler: plan (dry run)', () => {
     expect(plan.CreatedEvals?.[0]).toMatchObject({ Status: 'blocked', TriggeredBy: 'queued-allocs' });
   });
 });
+
+describe('scheduler: plan of periodic and parameterized parents', () => {
+  let f: AgentFixture;
+  beforeAll(async () => {
+    f = await startAgent({ registry: false });
+  });
+  afterAll(() => f.stop());
+
+  it('places nothing for the parent itself', async () => {
+    const periodic = {
+      ...mockJob('cron-parent', { type: 'batch', count: 2 }),
+      Periodic: { Enabled: true, Spec: '*/5 * * * *', SpecType: 'cron' },
+    };
+    const { value: p1 } = await f.sched.jobs.plan(periodic, { diff: true });
+    expect(Object.values(p1.Annotations?.DesiredTGUpdates ?? {}).every((u) => !u.Place)).toBe(true);
+    expect(p1.NextPeriodicLaunch).not.toBe('0001-01-01T00:00:00Z');
+    const parameterized = {
+      ...mockJob('param-parent', { type: 'batch', count: 2 }),
+      ParameterizedJob: { Payload: 'optional' },
+    };
+    const { value: p2 } = await f.sched.jobs.plan(parameterized, { diff: true });
+    expect(Object.values(p2.Annotations?.DesiredTGUpdates ?? {}).every((u) => !u.Place)).toBe(true);
+  });
+});

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Job, SchedProvider, type JobSpec } from '../../../constructs';
 import { parseJsonJobspec } from '../../../src/provider/sched/job/jobspec';
+import { evaluate } from '../../../src/engine/expressions/evaluate';
+import { parseTemplate } from '../../../src/engine/expressions/parser';
 
 function newStack(): TerraformStack {
   const stack = new TerraformStack(Testing.app(), 'test');
@@ -100,8 +102,18 @@ describe('Job with a typed spec', () => {
     spec.TaskGroups[0]!.Tasks[0]!.Config = { image: image.stringValue };
     new Job(stack, 'web', { spec });
     const text = synth(stack).resource['sched_job']!['web']!['jobspec'] as string;
-    expect(text).toContain('"Count":${var.count}');
-    expect(text).toContain('"image":"${var.image}"');
+    // What the engine makes of the attribute once the variables are known: valid JSON, the number a
+    // number, a value with quotes and newlines intact, and the scheduler's own ${...} left verbatim.
+    const imageValue = 'registry.example/web:"v2"\nline two';
+    const value = evaluate(parseTemplate(text), {
+      resolveReference: () => undefined,
+      variable: (n) => (n === 'count' ? 3 : n === 'image' ? imageValue : undefined),
+      local: () => undefined,
+    });
+    const job = JSON.parse(value as string) as JobSpec;
+    expect(job.TaskGroups[0]!.Count).toBe(3);
+    expect(job.TaskGroups[0]!.Tasks[0]!.Config).toEqual({ image: imageValue });
+    expect(job.TaskGroups[0]!.Tasks[0]!.Env).toEqual({ LISTEN: ':${NOMAD_PORT_http}' });
   });
 
   it('fails synth naming the construct path, the field and the rule of every bad value', () => {

@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface DataRegPeeringConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Name this registry gives the peer (a DNS label).
+  * Name of the peer.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering#peer_name DataRegPeering#peer_name}
   */

@@ -26,7 +26,7 @@ export interface NamespaceConfig extends cdktf.TerraformMetaArguments {
   */
   readonly meta?: { [key: string]: string };
   /**
-  * Names or IDs of ACL roles applied to every token created in the namespace.
+  * Names or IDs of ACL policies applied to every token created in the namespace.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#policy_defaults Namespace#policy_defaults}
   */

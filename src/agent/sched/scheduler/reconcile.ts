@@ -110,7 +110,11 @@ function isCurrent(a: AllocRecord, job: Job): boolean {
 export function reconcile(input: ReconcileInput): Reconciled {
   const { job } = input;
   const out: Reconciled = { place: [], stop: [], inplace: [], updates: {}, followups: [] };
-  const stopped = !job || job.Stop === true;
+  // Periodic and parameterized parents never run themselves; their children do.
+  const parent =
+    !!job &&
+    ((!!job.ParameterizedJob && !job.Dispatched) || (!!job.Periodic && job.Periodic.Enabled !== false));
+  const stopped = !job || job.Stop === true || parent;
   // Allocations of an earlier registration of the same ID (before a purge) are not ours to manage.
   const allocs = job
     ? input.allocs.filter((a) => a.Job.CreateIndex === job.CreateIndex || !isClientTerminal(a))
