@@ -126,7 +126,6 @@ describe('tfplugin6 over gRPC (registry provider)', () => {
   });
 
   it('creates an auth method with a list block and a sensitive JSON config, and updates it in place', async () => {
-    const t = types['reg_acl_auth_method']!;
     const config: Obj = {
       id: null,
       name: 'k8s',
