@@ -113,8 +113,8 @@ export function refreshCommand(io: CliIO): Command {
               const writer = new StateWriter(s.loaded.statePath, s.state);
               let gone = 0;
               await writer.update((st) => {
+                // Orphans too: what the configuration dropped is still recorded until deleted.
                 for (const ip of plan.instances) {
-                  if (ip.orphan) continue;
                   const prior = ip.change.prior;
                   if (prior === null) {
                     if (st.has(ip.address)) {
@@ -124,7 +124,8 @@ export function refreshCommand(io: CliIO): Command {
                     continue;
                   }
                   const obj = st.get(ip.address);
-                  if (obj) st.set(ip.address, { ...obj, attributes: prior });
+                  // Found: an interrupted create that did happen is now recorded for good.
+                  if (obj) st.set(ip.address, { ...obj, attributes: prior, createPending: false });
                 }
               });
               await writer.flush();
