@@ -133,13 +133,17 @@ test('refresh records drift made out of band; the next plan restores the configu
   const { value: b } = await p.agent.sched.jobs.read('b', { namespace: 'default' });
   const scaled: Job = { ...b, TaskGroups: b.TaskGroups!.map((g) => ({ ...g, Count: 2 })) };
   await p.agent.sched.jobs.register(scaled, { namespace: 'default' });
+  // ...and purges job a.
+  await p.agent.sched.jobs.deregister('a', { namespace: 'default', purge: true });
   const serial = p.readState().serial;
 
   const r = await p.cli(['refresh', '--no-synth']);
   expect(r.stderr).not.toMatch(/Error/);
   expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/1 no longer exist and were removed from state/);
   const s = p.readState();
   expect(s.serial).toBeGreaterThan(serial);
+  expect(stateAddresses(s)).not.toContain('sched_job.a');
   const ns = s.resources.find((x) => x.type === 'sched_namespace')!.instances[0]!.attributes;
   expect(ns['description']).toBe('edited by hand');
   const job = s.resources.find((x) => x.name === 'b')!.instances[0]!.attributes;
@@ -150,6 +154,19 @@ test('refresh records drift made out of band; the next plan restores the configu
   expect(plan.code).toBe(2);
   expect(plan.stdout).toContain('# sched_namespace.ns will be updated in-place');
   expect(plan.stdout).toContain('# sched_job.b will be updated in-place');
+  expect(plan.stdout).toContain('# sched_job.a will be created');
+  // Asked on a terminal: anything but yes cancels, and nothing is applied.
+  const questions: string[] = [];
+  const no = await p.cli(['deploy', '--no-synth', '--var', 'image=v7'], {
+    confirm: async (q) => {
+      questions.push(q);
+      return false;
+    },
+  });
+  expect(no.code).toBe(1);
+  expect(questions[0]).toMatch(/Do you want to perform these actions on stack app\?/);
+  expect(no.stderr).toMatch(/cancelled/);
+  expect((await p.agent.sched.namespaces.read('cmd')).value.Description).toBe('edited by hand');
   expect((await p.cli(['deploy', '--no-synth', '--auto-approve', '--var', 'image=v7'])).code).toBe(0);
   expect((await p.agent.sched.namespaces.read('cmd')).value.Description).toBe('first');
   expect((await p.agent.sched.jobs.read('b', { namespace: 'default' })).value.TaskGroups![0]!.Count).toBe(1);

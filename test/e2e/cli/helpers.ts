@@ -38,7 +38,7 @@ export interface Project {
   /** Runs the CLI in-process in the project directory; `--no-synth` is the caller's choice. */
   cli(
     args: string[],
-    opts?: { env?: Record<string, string>; interrupts?: CliIO['interrupts'] },
+    opts?: { env?: Record<string, string>; interrupts?: CliIO['interrupts']; confirm?: CliIO['confirm'] },
   ): Promise<CliRun>;
   statePath(stack?: string): string;
   readState(stack?: string): StateJson;
@@ -131,6 +131,7 @@ export async function createProject(opts: { app?: string } = {}): Promise<Projec
         env: { ...env, ...(o.env ?? {}) },
         cwd: dir,
         ...(o.interrupts ? { interrupts: o.interrupts } : {}),
+        ...(o.confirm ? { confirm: o.confirm } : {}),
       };
       const code = await runCli(args, io);
       return { code, stdout: stdout.text, stderr: stderr.text };
