@@ -2,6 +2,8 @@
  * The other commands and flags: exit codes, output (--json), state list/show/rm/mv, import, refresh
  * (drift made out of band is recorded), --target, --var and the JSON plan format.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Job } from '../../../src/api/sched/schemas';
 import { createProject, jobspec, stackJson, stateAddresses, withPath, type Project } from './helpers';
 
@@ -38,6 +40,15 @@ test('exit codes: 1 on errors, with the reason on stderr', async () => {
   const noProject = await p.cli(['plan', '--no-synth', '--app', 'nowhere']);
   expect(noProject.code).toBe(1);
   expect(noProject.stderr).toMatch(/cdktf\.json not found/);
+
+  // The app named in cdktf.json fails: synth fails, with its exit code.
+  const cdktfJson = path.join(p.dir, 'cdktf.json');
+  const saved = readFileSync(cdktfJson, 'utf8');
+  writeFileSync(cdktfJson, JSON.stringify({ app: `"${process.execPath}" -e "process.exit(3)"` }));
+  const synthFails = await p.cli(['plan']);
+  writeFileSync(cdktfJson, saved);
+  expect(synthFails.code).toBe(1);
+  expect(synthFails.stderr).toMatch(/synth failed: .* exited with code 3/);
 
   const unknown = await p.cli(['frobnicate']);
   expect(unknown.code).toBe(1);

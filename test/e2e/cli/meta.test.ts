@@ -3,6 +3,7 @@
  * scaling down deletes the right instance), prevent_destroy, depends_on, --target, --var, and a
  * failed resource that stops its dependants while independent ones finish.
  */
+import path from 'node:path';
 import { createProject, jobspec, stackJson, stateAddresses, withPath, type Project } from './helpers';
 
 let p: Project;
@@ -190,4 +191,42 @@ test('depends_on orders; a failed resource stops its dependants while independen
   const state = stateAddresses(p.readState());
   expect(state).toContain('sched_job.free');
   expect(state).not.toContain('sched_job.after');
+});
+
+test('values known only after apply (a job version, an allocation) resolve during apply, saved plan included', async () => {
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: {
+        sched_job: {
+          first: withPath('app', 'first', { jobspec: jobspec('first') }),
+          second: withPath('app', 'second', {
+            jobspec: jobspec('second', {
+              meta: {
+                first_version: '${sched_job.first.version}',
+                first_alloc: '${sched_job.first.allocation_ids[0]}',
+              },
+            }),
+          }),
+        },
+      },
+      output: { second_meta: { value: '${jsondecode(sched_job.second.jobspec).Meta}' } },
+    }),
+  );
+  const file = path.join(p.dir, 'unknowns.plan');
+  const plan = await p.cli(['plan', '--no-synth', '--out', file]);
+  expect(plan.code).toBe(0);
+  expect(plan.stdout).toMatch(
+    /\+ resource "sched_job" "second" \{\n(.*\n)*? +\+ jobspec += \(known after apply\)/,
+  );
+  expect(plan.stdout).toMatch(/\+ second_meta = \(known after apply\)/);
+  const applied = await p.cli(['deploy', file]);
+  expect(applied.stderr).not.toMatch(/Error/);
+  expect(applied.code).toBe(0);
+  const { value: first } = await p.agent.sched.jobs.read('first', { namespace: 'default' });
+  const { value: second } = await p.agent.sched.jobs.read('second', { namespace: 'default' });
+  const { value: allocs } = await p.agent.sched.jobs.allocations('first', { namespace: 'default' });
+  expect(second.Meta).toEqual({ first_version: String(first.Version), first_alloc: allocs[0]!.ID });
+  expect(p.readState().outputs['second_meta']!.value).toEqual(second.Meta);
+  expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
 });
