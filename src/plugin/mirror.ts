@@ -59,8 +59,17 @@ function shQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The compiled plugin entry: beside this file in dist, or, when this runs from the TypeScript sources
+ * (tsx, tests), in the repository's dist.
+ */
 export function defaultEntry(name: PluginName): string {
-  return path.join(__dirname, `main-${name}.js`);
+  const file = `main-${name}.js`;
+  const candidates = [
+    path.join(__dirname, file),
+    path.resolve(__dirname, '..', '..', 'dist', 'src', 'plugin', file),
+  ];
+  return candidates.find((c) => fs.existsSync(c)) ?? candidates[0]!;
 }
 
 export function launcherScript(
