@@ -197,6 +197,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     });
   };
 
+  /** Replaces whose destroy half is done and whose create half is not (yet). */
+  const halfReplaced = new Set<string>();
+
   /** The change one node applies: a replace's halves are a delete and a create. */
   const changeOf = (ip: InstancePlan, part: Part): PlannedChange =>
     part === 'destroy'
@@ -264,7 +267,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       );
       if (post.failures.length > 0) throw new ConfigError(post.failures);
     }
-    if (part === 'destroy') return;
+    if (part === 'destroy') {
+      halfReplaced.add(ip.address);
+      return;
+    }
+    halfReplaced.delete(ip.address);
     const bucket =
       part === 'create'
         ? result.replaced
@@ -324,7 +331,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       const address = node.kind === 'instance' ? node.ip.address : id;
       result.failed.push({ address, ...(constructPath ? { constructPath } : {}), message: msg });
     },
-    onSkip: (_node, skip, id) => {
+    onSkip: (node, skip, id) => {
+      // The create half of a replace whose destroy failed: that failure already says it all.
+      if (node.kind === 'instance' && skip.failedDependency === `${node.ip.address}${DESTROY_SUFFIX}`) return;
       result.skipped.push({
         address: id,
         reason:
@@ -335,6 +344,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     },
   });
   result.interrupted = walked.skipped.some((s) => s.reason === 'aborted');
+  // The old object of a replace that did not finish is gone all the same.
+  result.destroyed.push(...halfReplaced);
 
   // Data sources that are not deferred are recorded as read at plan time.
   if (plan.mode !== 'destroy') {
