@@ -1,7 +1,8 @@
 /**
- * Meta-arguments and selection through the command line: count and for_each (instance addresses,
- * scaling down deletes the right instance), prevent_destroy, depends_on, --target, --var, and a
- * failed resource that stops its dependants while independent ones finish.
+ * Meta-arguments and apply order through the command line: count and for_each (instance addresses,
+ * scaling down deletes the right instance), removed blocks, prevent_destroy, depends_on, a failed
+ * resource that stops its dependants while independent ones finish, replaces that fail half-way,
+ * and values known only after apply.
  */
 import path from 'node:path';
 import { createProject, jobspec, stackJson, stateAddresses, withPath, type Project } from './helpers';
@@ -229,4 +230,61 @@ test('values known only after apply (a job version, an allocation) resolve durin
   expect(second.Meta).toEqual({ first_version: String(first.Version), first_alloc: allocs[0]!.ID });
   expect(p.readState().outputs['second_meta']!.value).toEqual(second.Meta);
   expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
+});
+
+test('a replace that fails half-way says which half, and counts what happened', async () => {
+  const failing = {
+    driverConfig: { start_error: 'image not found' },
+    update: {
+      MaxParallel: 1,
+      HealthCheck: 'task_states',
+      MinHealthyTime: 1e9,
+      HealthyDeadline: 3e9,
+      ProgressDeadline: 5e9,
+    },
+  };
+  const ns = (name: string): Record<string, unknown> => withPath('app', 'box', { name });
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: {
+        sched_namespace: { box: ns('box1') },
+        sched_job: { r: withPath('app', 'r', { jobspec: jobspec('r1') }) },
+      },
+    }),
+  );
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+
+  // The new job (another ID) cannot start: the old one is gone, the new one failed.
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: {
+        sched_namespace: { box: ns('box1') },
+        sched_job: { r: withPath('app', 'r', { jobspec: jobspec('r2', failing) }) },
+      },
+    }),
+  );
+  const create = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(create.code).toBe(1);
+  expect(create.stdout).toMatch(/Apply failed\. Resources: 0 added, 0 changed, 1 destroyed, 1 failed\./);
+  expect(create.stderr).toMatch(/Error: sched_job\.r \(app\/r\)/);
+  expect((await p.agent.sched.jobs.read('r1', { namespace: 'default' })).value.Stop).toBe(true);
+
+  // The old namespace cannot go (a job this stack does not manage runs in it): the destroy half fails.
+  await p.agent.sched.jobs.register(
+    JSON.parse(jobspec('stranger', { namespace: 'box1' })) as Parameters<
+      typeof p.agent.sched.jobs.register
+    >[0],
+    { namespace: 'box1' },
+  );
+  p.writeStack('app', stackJson({ resource: { sched_namespace: { box: ns('box2') } } }));
+  const destroyHalf = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(destroyHalf.code).toBe(1);
+  expect(destroyHalf.stderr).toMatch(
+    /Error: sched_namespace\.box \(app\/box\)\n.*non-terminal jobs: stranger/,
+  );
+  expect(destroyHalf.stderr).not.toMatch(/sched_namespace\.box: depends on/);
+  expect(stateAddresses(p.readState())).toContain('sched_namespace.box');
+  expect((await p.agent.sched.namespaces.read('box1')).value.Name).toBe('box1');
 });
