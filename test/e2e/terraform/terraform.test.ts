@@ -4,6 +4,7 @@
  * resource, and destroy. Every resource type is in one configuration, so each step is one terraform
  * command. Skipped, with a message, when no terraform is on PATH.
  */
+import { readFileSync } from 'node:fs';
 import { startDevAgent, type DevAgent } from '../../../src/agent';
 import { createWorkspace, findTerraform, terraformVersion, type Workspace } from './harness';
 
@@ -198,7 +199,7 @@ async function get(url: string): Promise<{ status: number; body: Obj }> {
     expect(stdout).toMatch(/Installing cdktf-sched\/sched v0\.1\.0/);
     expect(stdout).toMatch(/Installing cdktf-sched\/reg v0\.1\.0/);
     expect(stdout).toContain('Terraform has been successfully initialized');
-    const lock = require('node:fs').readFileSync(`${ws.dir}/.terraform.lock.hcl`, 'utf8') as string;
+    const lock = readFileSync(`${ws.dir}/.terraform.lock.hcl`, 'utf8');
     expect(lock).toMatch(/provider "registry.terraform.io\/cdktf-sched\/sched" \{\s+version\s+= "0.1.0"/);
     expect(lock).toMatch(/"h1:[A-Za-z0-9+/=]+"/);
     // A second init checks the installed providers against the lock file.
