@@ -6,7 +6,7 @@
  */
 import type { PlannedChange, Provider, ProviderFactory, ResourceHandler, State } from '../provider/resource';
 import { ResourceApplyError } from '../provider/common/errors';
-import { DiagnosticsError, isUnknown } from '../provider/values';
+import { DiagnosticsError, containsUnknown, isUnknown } from '../provider/values';
 import { schedulerWarning } from './annotations';
 import { conformApplied, conformDataState, conformPlanned, conformRefreshed, handlerConfig } from './conform';
 import { CtyError, decodeJsonValue, decodeMsgpackValue, encodeMsgpackValue, type CtyType } from './cty';
@@ -164,6 +164,15 @@ export class ProviderService {
       const config = handlerConfig(block, asObj(readDynamic(req.config, type)) ?? {});
       const diagnostics = toProtoAll(this.factory.validate(config), type);
       if (hasErrors(diagnostics)) return { diagnostics };
+      const open = Object.keys(config).filter((k) => containsUnknown(config[k]));
+      if (open.length > 0) {
+        // Terraform plans with such a provider anyway; our engine refuses. Say what the plan is based on.
+        diagnostics.push({
+          severity: 'WARNING',
+          summary: `The ${this.factory.name} provider configuration is not known until apply`,
+          detail: `${open.join(', ')}: the plan uses the environment and defaults instead; apply uses the real values`,
+        });
+      }
       const previous = this.provider;
       this.provider = this.factory.configure(config, this.env);
       await previous?.close().catch(() => undefined);

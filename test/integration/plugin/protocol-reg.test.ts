@@ -81,6 +81,23 @@ describe('tfplugin6 over gRPC (registry provider)', () => {
     ...over,
   });
 
+  it('warns when the provider configuration is not known until apply', async () => {
+    const other = await startPluginServer({ factory: regProvider, env: {}, log: () => undefined });
+    const c = connect(other.address);
+    const res = await c.call('ConfigureProvider', {
+      config: dv({ address: UNKNOWN, datacenter: 'dc1' }, other.service.schemas.provider.type),
+    });
+    expect(diagsOf(res)).toEqual([
+      expect.objectContaining({
+        severity: 'WARNING',
+        summary: 'The reg provider configuration is not known until apply',
+      }),
+    ]);
+    expect(diagsOf(res)[0]!.detail).toMatch(/^address: /);
+    c.close();
+    await other.stop();
+  });
+
   it('marks the auth method config sensitive in the schema', async () => {
     const res = await client.call('GetProviderSchema');
     const block = (
