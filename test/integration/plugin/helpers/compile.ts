@@ -20,6 +20,19 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** Copies of older sources, left for an hour in case a test run still uses one. */
+function removeStale(parent: string): void {
+  const cutoff = Date.now() - 3600_000;
+  for (const e of fs.readdirSync(parent)) {
+    const p = path.join(parent, e);
+    try {
+      if (fs.statSync(p).mtimeMs < cutoff) fs.rmSync(p, { recursive: true, force: true });
+    } catch {
+      // removed by another run meanwhile
+    }
+  }
+}
+
 export interface CompiledPlugin {
   dir: string;
   entries: { sched: string; reg: string };
@@ -64,6 +77,7 @@ export function compilePlugin(): CompiledPlugin {
     }
   }
   fs.writeFileSync(path.join(staging, '.complete'), '');
+  removeStale(path.dirname(dir));
   try {
     fs.renameSync(staging, dir);
   } catch {
