@@ -40,7 +40,10 @@ function conformBlocks(
   for (const [name, nested] of Object.entries(block.block_types ?? {})) {
     const c = config[name];
     const v = from?.[name];
-    if (nested.nesting_mode === 'single') {
+    if (isUnknown(c)) {
+      // A dynamic block not known yet: the whole block stays unknown.
+      out[name] = c;
+    } else if (nested.nesting_mode === 'single') {
       out[name] = isObj(c) && isObj(v) ? each(nested.block, v, c) : (c ?? null);
     } else if (
       nested.nesting_mode === 'list' &&
@@ -125,7 +128,7 @@ export function handlerConfig(block: TerraformBlock, config: Obj): Obj {
   for (const [name, v] of Object.entries(config)) {
     if (v === null || v === undefined) continue;
     const nested = block.block_types?.[name];
-    if (nested) {
+    if (nested && !isUnknown(v)) {
       if (Array.isArray(v)) {
         if (v.length === 0) continue;
         out[name] = v.map((e) => (isObj(e) ? handlerConfig(nested.block, e) : e));

@@ -66,6 +66,7 @@ export class ProviderService {
   /** Handlers for validation and state upgrades, which Terraform asks for before configuring. */
   private unconfigured: Provider | null = null;
   private readonly stop = new AbortController();
+  private protoSchema: ReturnType<typeof protoProviderSchema> | undefined;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private readonly log: (line: string) => void;
 
@@ -129,8 +130,9 @@ export class ProviderService {
   }
 
   getProviderSchema(): Obj {
+    this.protoSchema ??= protoProviderSchema(this.factory);
     return {
-      ...protoProviderSchema(this.factory),
+      ...this.protoSchema,
       functions: {},
       ephemeral_resource_schemas: {},
       diagnostics: [],

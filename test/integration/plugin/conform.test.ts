@@ -67,6 +67,20 @@ describe('conformPlanned', () => {
   });
 });
 
+describe('unknown blocks', () => {
+  it('keep a block that is not known yet (a dynamic block) unknown, whole', () => {
+    const planned = conformPlanned(
+      block,
+      { name: 'x', id: UNKNOWN },
+      { name: 'x', rule: UNKNOWN, timeouts: UNKNOWN },
+    );
+    expect(isUnknown(planned['rule'])).toBe(true);
+    expect(isUnknown(planned['timeouts'])).toBe(true);
+    const config = handlerConfig(block, { name: 'x', rule: UNKNOWN });
+    expect(isUnknown(config['rule'])).toBe(true);
+  });
+});
+
 describe('conformApplied', () => {
   it('keeps planned arguments, takes computed results, and leaves no unknown', () => {
     const state = conformApplied(
