@@ -4,6 +4,7 @@
  * the shape Terraform checks for (see conform.ts). Nothing here knows gRPC: requests and responses are
  * the plain objects @grpc/proto-loader gives and takes, so the server is a thin table over this class.
  */
+import { setMaxListeners } from 'node:events';
 import type { PlannedChange, Provider, ProviderFactory, ResourceHandler, State } from '../provider/resource';
 import { ResourceApplyError } from '../provider/common/errors';
 import { DiagnosticsError, containsUnknown, isUnknown } from '../provider/values';
@@ -75,6 +76,8 @@ export class ProviderService {
     opts: ProviderServiceOptions = {},
   ) {
     this.schemas = providerSchemas(factory);
+    // Every apply in flight listens on this one signal; Terraform runs ten or more at once.
+    setMaxListeners(0, this.stop.signal);
     this.env = opts.env ?? process.env;
     this.log = opts.log ?? ((line) => void process.stderr.write(`${line}\n`));
   }
