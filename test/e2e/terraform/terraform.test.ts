@@ -6,6 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { startDevAgent, type DevAgent } from '../../../src/agent';
+import { regProvider } from '../../../src/provider/reg/provider';
+import { schedProvider } from '../../../src/provider/sched/provider';
+import { providersSchemaJson } from '../../../src/provider/terraform-schema';
 import { createWorkspace, findTerraform, terraformVersion, type Workspace } from './harness';
 
 const TERRAFORM = findTerraform();
@@ -151,6 +154,18 @@ import {
 
 type Obj = Record<string, unknown>;
 
+/** Terraform prints description_kind on every block, described or not; the generator's JSON only on described ones. */
+function withoutEmptyKinds(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutEmptyKinds);
+  if (!v || typeof v !== 'object') return v;
+  const o = v as Obj;
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => !(k === 'description_kind' && o['description'] === undefined))
+      .map(([k, x]) => [k, withoutEmptyKinds(x)]),
+  );
+}
+
 async function get(url: string): Promise<{ status: number; body: Obj }> {
   const res = await fetch(url);
   const text = await res.text();
@@ -204,6 +219,12 @@ async function get(url: string): Promise<{ status: number; body: Obj }> {
     expect(lock).toMatch(/"h1:[A-Za-z0-9+/=]+"/);
     // A second init checks the installed providers against the lock file.
     await ws.run(['init', '-input=false', '-no-color']);
+  });
+
+  test('terraform sees the schema the constructs are generated from', async () => {
+    const { stdout } = await ws.run(['providers', 'schema', '-json']);
+    const expected = providersSchemaJson([schedProvider, regProvider]);
+    expect(withoutEmptyKinds(JSON.parse(stdout))).toEqual(withoutEmptyKinds(expected));
   });
 
   test('plan, then apply the saved plan: everything created, the job waited for', async () => {
