@@ -118,17 +118,18 @@ export class Store {
     }
 
     const changes: Change[] = [];
-    const toLog: ChangeToLog[] = [];
+    // JSON text is only made for a log to write.
+    const toLog: ChangeToLog[] | undefined = this.durable ? [] : undefined;
     for (const [table, pending] of tx.overlay) {
       for (const [key, p] of pending) {
         if (p === null) {
           const prev = this.tables.get(table)?.get(key);
           if (!prev) continue; // created and deleted inside this transaction: nothing happened
           changes.push(Object.freeze({ table, key, op: 'delete' as const, value: prev.value }));
-          toLog.push({ table, key, json: null });
+          toLog?.push({ table, key, json: null });
         } else {
           changes.push(Object.freeze({ table, key, op: 'put' as const, value: p.value }));
-          toLog.push({ table, key, json: p.json });
+          toLog?.push({ table, key, json: p.json() });
         }
       }
     }
@@ -136,7 +137,7 @@ export class Store {
 
     const index = tx.index;
     // Durable before visible: if the append fails, this throws and memory is untouched.
-    this.durable?.append(encodeLogLine(index, toLog));
+    if (this.durable && toLog) this.durable.append(encodeLogLine(index, toLog));
 
     const touched = new Map<string, string[]>();
     for (const c of changes) {

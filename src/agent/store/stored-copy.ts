@@ -1,37 +1,98 @@
 /**
- * Values enter the store through a JSON round trip: the JSON text is what the log persists, and the parsed copy
- * is what readers get back. Memory and disk therefore hold the same thing (a Date becomes a string, undefined
- * fields vanish, in both places), and one stringify serves both the copy and the log line.
+ * Values enter the store as their JSON round trip would leave them: what memory holds is what the log
+ * persists and what a restart recovers (a Date becomes a string, undefined fields vanish, NaN becomes
+ * null, in all places). The copy is made without going through JSON text: parts of the value that are
+ * themselves stored records (an allocation embeds its job; an update spreads the previous version)
+ * are frozen and already in that form, so they are shared instead of copied. The JSON text is only
+ * made when a log needs it.
  */
 export interface StoredCopy {
   value: object;
-  json: string;
+  /** The value's JSON text (made on first use, once). */
+  json(): string;
 }
 
+/** Every object and array the store holds: frozen, in JSON form, safe to share between records. */
+const stored = new WeakSet<object>();
+
 export function storedCopy(table: string, key: string, value: object): StoredCopy {
-  let json: string | undefined;
+  let copy: unknown;
   try {
-    json = JSON.stringify(value);
+    copy = jsonForm(value, '', new Set());
   } catch (err) {
     throw new TypeError(
       `store: value for ${table}/${key} is not JSON-serializable: ${(err as Error).message}`,
     );
   }
-  if (json === undefined) throw new TypeError(`store: value for ${table}/${key} is not JSON-serializable`);
-  const parsed: unknown = JSON.parse(json);
-  if (parsed === null || typeof parsed !== 'object') {
+  if (copy === undefined) throw new TypeError(`store: value for ${table}/${key} is not JSON-serializable`);
+  if (copy === null || typeof copy !== 'object') {
     throw new TypeError(`store: value for ${table}/${key} must serialize to a JSON object or array`);
   }
-  return { value: deepFreeze(parsed), json };
+  const frozen = deepFreeze(copy);
+  let json: string | undefined;
+  return { value: frozen, json: () => (json ??= JSON.stringify(frozen)) };
+}
+
+/** What JSON.parse(JSON.stringify(v)) gives for a value at `key` (undefined: the value is left out). */
+function jsonForm(v: unknown, key: string, ancestors: Set<object>): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      // -0 prints as 0; NaN and the infinities print as null.
+      return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (v === null) return null;
+  const o = v as object;
+  if (stored.has(o)) return o;
+  if (typeof (o as { toJSON?: unknown }).toJSON === 'function') {
+    return jsonForm((o as { toJSON: (k: string) => unknown }).toJSON(key), key, ancestors);
+  }
+  if (o instanceof Number || o instanceof String || o instanceof Boolean) {
+    return jsonForm(o.valueOf(), key, ancestors);
+  }
+  if (ancestors.has(o)) throw new TypeError('Converting circular structure to JSON');
+  ancestors.add(o);
+  try {
+    if (Array.isArray(o)) {
+      const out = new Array<unknown>(o.length);
+      for (let i = 0; i < o.length; i++) {
+        const item = jsonForm(o[i], String(i), ancestors);
+        out[i] = item === undefined ? null : item;
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o)) {
+      const item = jsonForm((o as Record<string, unknown>)[k], k, ancestors);
+      if (item === undefined) continue;
+      // JSON.parse makes "__proto__" an own property; plain assignment would set the prototype.
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[k] = item;
+    }
+    return out;
+  } finally {
+    ancestors.delete(o);
+  }
 }
 
 /**
  * Readers get the stored object itself (no copy per read: reads are far hotter than writes), so it is frozen
- * to make an accidental mutation throw instead of silently changing committed state.
+ * to make an accidental mutation throw instead of silently changing committed state. Only values in JSON
+ * form come here (copies made above, or parsed from the log and snapshots), so they may be shared.
  */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+  if (value !== null && typeof value === 'object' && !stored.has(value)) {
     Object.freeze(value);
+    stored.add(value);
     if (Array.isArray(value)) {
       for (const item of value) deepFreeze(item);
     } else {
