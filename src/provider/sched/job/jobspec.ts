@@ -71,8 +71,31 @@ export function checkJob(job: Job): Diagnostic[] {
   return out;
 }
 
+/**
+ * The last few texts parsed, with their outcome: validation, the plan and the apply of one resource
+ * each parse the same text, and the schema check is most of a plan's own CPU time. Callers get a copy.
+ */
+const PARSED_KEEP = 64;
+const recentParses = new Map<string, Job | JobspecError>();
+
 /** Reads a JSON jobspec; throws JobspecError naming the problem. */
 export function parseJsonJobspec(text: string): Job {
+  let outcome = recentParses.get(text);
+  if (outcome === undefined) {
+    try {
+      outcome = parseJsonUncached(text);
+    } catch (e) {
+      if (!(e instanceof JobspecError)) throw e;
+      outcome = e;
+    }
+    if (recentParses.size >= PARSED_KEEP) recentParses.delete(recentParses.keys().next().value!);
+    recentParses.set(text, outcome);
+  }
+  if (outcome instanceof JobspecError) throw new JobspecError(outcome.diagnostics.map((d) => ({ ...d })));
+  return structuredClone(outcome);
+}
+
+function parseJsonUncached(text: string): Job {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

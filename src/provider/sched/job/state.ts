@@ -62,6 +62,10 @@ export async function fetchRemote(
   opts: FetchOptions = {},
 ): Promise<RemoteJob | null> {
   const req = { namespace: ref.namespace, signal: opts.signal };
+  // The allocations are asked for beside the job (one round trip, not two); a job that turns out not
+  // to exist only costs that request.
+  const allocations = ctx.client.jobs.allocations(ref.id, req).then((r) => r.value);
+  allocations.catch(() => undefined);
   let job: Job;
   try {
     ({ value: job } = await ctx.client.jobs.read(ref.id, req));
@@ -70,11 +74,11 @@ export async function fetchRemote(
     throw e;
   }
   const known = knownDeployment(job, opts);
-  const [deployment, allocations] = await Promise.all([
+  const [deployment, allocs] = await Promise.all([
     known !== undefined ? known : ctx.client.jobs.latestDeployment(ref.id, req).then((r) => r.value),
-    ctx.client.jobs.allocations(ref.id, req).then((r) => r.value),
+    allocations,
   ]);
-  return { job, deployment, allocations };
+  return { job, deployment, allocations: allocs };
 }
 
 function nanosToIso(ns: number | null | undefined): string | null {
