@@ -60,15 +60,16 @@ function shQuote(s: string): string {
 }
 
 /**
- * The compiled plugin entry: beside this file in dist, or, when this runs from the TypeScript sources
- * (tsx, tests), in the repository's dist.
+ * The built plugin entry: the single-file bundle (it loads in about half the time of the module tree,
+ * and Terraform starts a plugin several times per command), else the compiled module; beside this file
+ * in dist, or, when this runs from the TypeScript sources (tsx, tests), in the repository's dist.
  */
 export function defaultEntry(name: PluginName): string {
-  const file = `main-${name}.js`;
-  const candidates = [
-    path.join(__dirname, file),
-    path.resolve(__dirname, '..', '..', 'dist', 'src', 'plugin', file),
-  ];
+  const dirs = [__dirname, path.resolve(__dirname, '..', '..', 'dist', 'src', 'plugin')];
+  const candidates = dirs.flatMap((d) => [
+    path.join(d, `main-${name}.bundle.js`),
+    path.join(d, `main-${name}.js`),
+  ]);
   return candidates.find((c) => fs.existsSync(c)) ?? candidates[0]!;
 }
 

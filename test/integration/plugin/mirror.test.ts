@@ -37,8 +37,8 @@ describe('terraform mirror', () => {
     };
     expect(PROVIDER_VERSION).toBe(pkg.version);
     expect(pkg.bin).toMatchObject({
-      'terraform-provider-sched': 'dist/src/plugin/main-sched.js',
-      'terraform-provider-reg': 'dist/src/plugin/main-reg.js',
+      'terraform-provider-sched': 'dist/src/plugin/main-sched.bundle.js',
+      'terraform-provider-reg': 'dist/src/plugin/main-reg.bundle.js',
     });
   });
 
@@ -83,7 +83,7 @@ describe('terraform mirror', () => {
   it('is a cdktf-sched command that prints the CLI configuration and writes it beside the mirror', async () => {
     const run = io(tmp);
     const code = await runCli(['terraform-mirror', 'cmd', '--node', '/usr/bin/node'], run);
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'src', 'plugin', 'main-sched.js'))) {
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'src', 'plugin', 'main-sched.bundle.js'))) {
       // Nothing built: the command says how to get the plugin entries it would point at.
       expect(code).toBe(1);
       expect(run.err()).toMatch(/build first/);
@@ -106,7 +106,7 @@ describe('terraform mirror', () => {
       'utf8',
     );
     expect(launcher).toContain(
-      `exec '/usr/bin/node' '${path.join(ROOT, 'dist', 'src', 'plugin', 'main-reg.js')}' "$@"`,
+      `exec '/usr/bin/node' '${path.join(ROOT, 'dist', 'src', 'plugin', 'main-reg.bundle.js')}' "$@"`,
     );
   });
 });

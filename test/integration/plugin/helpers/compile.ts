@@ -1,13 +1,12 @@
 /**
- * The plugin as Terraform runs it, without `npm run build`: src/ compiled with swc (seconds, no type
- * check) into node_modules/.cache, keyed by the sources' sizes and times so test files and runs share
- * one copy, with the .proto files beside the code as the build puts them. Node resolves packages from
- * there through the repository's node_modules.
+ * The plugins as Terraform runs them, without `npm run build`: each bundled from src/ into one file with
+ * esbuild (as the build does), with the .proto files beside it, in node_modules/.cache under a key made
+ * of the sources' sizes and times, so test files and runs share one copy.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { transformFileSync } from '@swc/core';
+import { buildSync } from 'esbuild';
 
 export const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -40,44 +39,32 @@ export interface CompiledPlugin {
 
 export function compilePlugin(): CompiledPlugin {
   const src = path.join(ROOT, 'src');
-  const files = walk(src).sort();
   const hash = createHash('sha256');
-  for (const f of files) {
+  for (const f of walk(src).sort()) {
     const st = fs.statSync(f);
     hash.update(`${f}\0${st.size}\0${st.mtimeMs}\n`);
   }
-  const dir = path.join(
-    ROOT,
-    'node_modules',
-    '.cache',
-    'cdktf-sched-plugin',
-    hash.digest('hex').slice(0, 16),
-  );
+  const parent = path.join(ROOT, 'node_modules', '.cache', 'cdktf-sched-plugin');
+  const dir = path.join(parent, hash.digest('hex').slice(0, 16));
   const entries = {
-    sched: path.join(dir, 'src', 'plugin', 'main-sched.js'),
-    reg: path.join(dir, 'src', 'plugin', 'main-reg.js'),
+    sched: path.join(dir, 'main-sched.bundle.js'),
+    reg: path.join(dir, 'main-reg.bundle.js'),
   };
   if (fs.existsSync(path.join(dir, '.complete'))) return { dir, entries };
   const staging = `${dir}.${process.pid}.tmp`;
   fs.rmSync(staging, { recursive: true, force: true });
-  for (const f of files) {
-    const rel = path.relative(ROOT, f);
-    const out = path.join(staging, rel);
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    if (f.endsWith('.ts') && !f.endsWith('.d.ts')) {
-      const { code } = transformFileSync(f, {
-        jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-        module: { type: 'commonjs' },
-        sourceMaps: 'inline',
-        swcrc: false,
-      });
-      fs.writeFileSync(out.replace(/\.ts$/, '.js'), code);
-    } else if (!f.endsWith('.d.ts')) {
-      fs.copyFileSync(f, out);
-    }
-  }
+  buildSync({
+    entryPoints: ['sched', 'reg'].map((n) => path.join(src, 'plugin', `main-${n}.ts`)),
+    entryNames: '[name].bundle',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    outdir: staging,
+    logLevel: 'warning',
+  });
+  fs.cpSync(path.join(src, 'plugin', 'proto'), path.join(staging, 'proto'), { recursive: true });
   fs.writeFileSync(path.join(staging, '.complete'), '');
-  removeStale(path.dirname(dir));
+  removeStale(parent);
   try {
     fs.renameSync(staging, dir);
   } catch {
