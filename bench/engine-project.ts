@@ -139,3 +139,62 @@ export function writeProject(dir: string, jobs: BenchJob[]): BenchProject {
   writeFileSync(stackFile, JSON.stringify(stackJson(jobs, statePath), null, 2));
   return { dir, statePath, stackFile };
 }
+
+/** Just enough of a state file to use one as a template. */
+export interface StateTemplate {
+  resources: Array<{ name: string; instances: Array<{ attributes: Record<string, unknown> }> }>;
+  [k: string]: unknown;
+}
+
+/**
+ * A state file for parameterized `jobs`, shaped like one the engine wrote: an instance it wrote is the
+ * template, with each job's own ID, spec and modify index (as the agent reports them).
+ */
+export function writeStateFrom(
+  template: StateTemplate,
+  jobs: BenchJob[],
+  modifyIndexes: Map<string, number>,
+  statePath: string,
+): void {
+  const model = template.resources[0]!;
+  const instance = model.instances[0]!;
+  const state = {
+    ...template,
+    serial: 1,
+    resources: jobs.map((j) => ({
+      ...model,
+      name: j.name,
+      instances: [
+        {
+          ...instance,
+          attributes: {
+            ...instance.attributes,
+            id: j.id,
+            name: j.id,
+            type: 'batch',
+            version: 0,
+            job_modify_index: modifyIndexes.get(j.id) ?? 0,
+            jobspec: canonicalJson(jobSpec(j)),
+            task_groups: [
+              {
+                name: 'work',
+                count: 1,
+                tasks: ['main'],
+                meta: null,
+                running: 0,
+                pending: 0,
+                complete: 0,
+                failed: 0,
+                lost: 0,
+              },
+            ],
+            allocation_ids: [],
+            deployment_id: null,
+            deployment_status: null,
+          },
+        },
+      ],
+    })),
+  };
+  writeFileSync(statePath, JSON.stringify(state));
+}
