@@ -24,7 +24,9 @@ export async function applyWithProgress(
     color: wantsColor(io.stderr, io.env),
     secrets: collectSecretsOfPlan(plan),
   });
-  const writer = new StateWriter(s.loaded.statePath, s.state);
+  const writer = new StateWriter(s.loaded.statePath, s.state, {
+    persistedFingerprint: s.persistedFingerprint,
+  });
   const byAddress = new Map(plan.instances.map((i) => [i.address, i]));
   let result: ApplyResult;
   try {

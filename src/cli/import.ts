@@ -58,7 +58,9 @@ export function importCommand(io: CliIO): Command {
             const providerAddr = configureFor(s, block.provider, vars.values);
             const handler = s.providers.resource(providerAddr, parsed.type);
             const state = await handler.import(id);
-            const writer = new StateWriter(s.loaded.statePath, s.state);
+            const writer = new StateWriter(s.loaded.statePath, s.state, {
+              persistedFingerprint: s.persistedFingerprint,
+            });
             await writer.update((st) =>
               st.set(
                 address,
@@ -72,7 +74,7 @@ export function importCommand(io: CliIO): Command {
                 { provider: providerConfigAddress(block.provider.name, block.provider.alias) },
               ),
             );
-            await writer.flush();
+            await writer.settle();
             io.stdout.write(`Imported ${id} as ${address}.\n`);
           },
           io,
@@ -110,7 +112,9 @@ export function refreshCommand(io: CliIO): Command {
                 failed = true;
                 return;
               }
-              const writer = new StateWriter(s.loaded.statePath, s.state);
+              const writer = new StateWriter(s.loaded.statePath, s.state, {
+                persistedFingerprint: s.persistedFingerprint,
+              });
               let gone = 0;
               await writer.update((st) => {
                 // Orphans too: what the configuration dropped is still recorded until deleted.
@@ -128,7 +132,7 @@ export function refreshCommand(io: CliIO): Command {
                   if (obj) st.set(ip.address, { ...obj, attributes: prior, createPending: false });
                 }
               });
-              await writer.flush();
+              await writer.settle();
               io.stdout.write(
                 `Refreshed ${plan.instances.length} resources of stack ${stack.name}${gone ? `; ${gone} no longer exist and were removed from state` : ''}.\n`,
               );

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import path from 'node:path';
 import { loadProject, loadStack, selectStack, stacksOf } from '../engine/project';
-import { acquireLock, forceUnlock, StateFile, StateWriter } from '../engine/state';
+import { acquireLock, forceUnlock, loadStateWithPending, StateWriter, type StateFile } from '../engine/state';
 import { formatValue } from './apply-flow';
 import { ExitCode, type CliIO } from './io';
 
@@ -45,13 +45,13 @@ async function mutate(
   const { statePath } = await statePathOf(io, o);
   const lock = await acquireLock(statePath, { operation, takeStale: true });
   try {
-    const state = await StateFile.load(statePath);
-    const writer = new StateWriter(statePath, state);
+    const { state, persistedFingerprint } = await loadStateWithPending(statePath);
+    const writer = new StateWriter(statePath, state, { persistedFingerprint });
     let changed: string[] = [];
     await writer.update((s) => {
       changed = fn(s);
     });
-    await writer.flush();
+    await writer.settle();
     return changed;
   } finally {
     await lock.release();
@@ -65,7 +65,7 @@ export function stateCommand(io: CliIO): Command {
       .description('list the resource instances in the state')
       .argument('[addresses...]', 'only these (or instances of these resources)')
       .action(async (filter: string[], o: Loc) => {
-        const state = await StateFile.load((await statePathOf(io, o)).statePath);
+        const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
         for (const a of state.addresses()) {
           if (filter.length === 0 || filter.some((f) => a === f || a.startsWith(`${f}[`)))
             io.stdout.write(`${a}\n`);
@@ -77,7 +77,7 @@ export function stateCommand(io: CliIO): Command {
       .description('show one instance (sensitive values masked)')
       .argument('<address>')
       .action(async (address: string, o: Loc) => {
-        const state = await StateFile.load((await statePathOf(io, o)).statePath);
+        const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
         const obj = state.get(address);
         if (!obj) throw new ExitCode(1, `${address} is not in the state`);
         io.stdout.write(
@@ -118,7 +118,7 @@ export function outputCommand(io: CliIO): Command {
     .argument('[name]', 'one output (printed raw, sensitive or not)')
     .option('--json', 'machine-readable (sensitive values included, as Terraform does)')
     .action(async (name: string | undefined, o: Loc & { json?: boolean }) => {
-      const state = await StateFile.load((await statePathOf(io, o)).statePath);
+      const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
       const outputs = state.outputs();
       if (name) {
         const out = outputs[name];

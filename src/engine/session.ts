@@ -2,7 +2,7 @@
  * One command's hold on one stack: its configuration, its state (locked for the duration), and the
  * providers that reach the cluster. Closing releases everything.
  */
-import { acquireLock, StateFile, StateLockedError, type StateLock } from './state';
+import { acquireLock, loadStateWithPending, StateLockedError, type StateFile, type StateLock } from './state';
 import { loadStack, type LoadedStack, type Project } from './project';
 import { ProviderSet } from './providers';
 import type { SynthesizedStack } from './config';
@@ -11,7 +11,10 @@ import type { Env } from '../api/env';
 export interface StackSession {
   project: Project;
   loaded: LoadedStack;
+  /** The state, with the creates an unfinished run journaled (see state/pending.ts). */
   state: StateFile;
+  /** What a StateWriter for `state` starts from: the file as read. */
+  persistedFingerprint: string;
   providers: ProviderSet;
   close(): Promise<void>;
 }
@@ -46,8 +49,9 @@ export async function openStack(
     }
   }
   let state: StateFile;
+  let persistedFingerprint: string;
   try {
-    state = await StateFile.load(loaded.statePath);
+    ({ state, persistedFingerprint } = await loadStateWithPending(loaded.statePath));
   } catch (e) {
     await lock?.release();
     throw e;
@@ -57,6 +61,7 @@ export async function openStack(
     project,
     loaded,
     state,
+    persistedFingerprint,
     providers,
     async close() {
       await providers.close();

@@ -25,7 +25,7 @@ import type { ApplyContext, PlannedChange, ProgressEvent, State } from '../../pr
 import { ResourceApplyError, errorMessage } from '../../provider/common/errors';
 import { containsUnknown, isUnknown, UNKNOWN } from '../../provider/values';
 import type { ProviderSet } from '../providers';
-import { providerConfigAddress, type StateFile, type StateWriter } from '../state';
+import { providerConfigAddress, type InstanceObject, type StateFile, type StateWriter } from '../state';
 import type { DataPlan, InstancePlan, StackPlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
 
@@ -168,32 +168,27 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     }
   }
 
-  const persist = async (ip: InstancePlan, next: State | null, pending = false): Promise<void> => {
+  const objectOf = (ip: InstancePlan, next: State): InstanceObject => ({
+    schemaVersion: ip.schemaVersion,
+    attributes: next,
+    sensitiveAttributes: ip.sensitive
+      .filter((k) => next[k] !== undefined && next[k] !== null)
+      .map((k) => [k]),
+    ...(ip.change.private ? { private: ip.change.private } : {}),
+    dependencies: ip.dependencies,
+    ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
+  });
+  const providerOf = (ip: InstancePlan): { provider: string } => ({
+    provider: providerConfigAddress(
+      ip.providerName,
+      ip.provider.includes('.') ? ip.provider.split('.')[1] : undefined,
+    ),
+  });
+
+  const persist = async (ip: InstancePlan, next: State | null): Promise<void> => {
     await writer.update((s) => {
-      if (next === null) {
-        s.remove(ip.address);
-        return;
-      }
-      s.set(
-        ip.address,
-        {
-          schemaVersion: ip.schemaVersion,
-          attributes: next,
-          sensitiveAttributes: ip.sensitive
-            .filter((k) => next[k] !== undefined && next[k] !== null)
-            .map((k) => [k]),
-          ...(ip.change.private ? { private: ip.change.private } : {}),
-          dependencies: ip.dependencies,
-          ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
-          ...(pending ? { createPending: true } : {}),
-        },
-        {
-          provider: providerConfigAddress(
-            ip.providerName,
-            ip.provider.includes('.') ? ip.provider.split('.')[1] : undefined,
-          ),
-        },
-      );
+      if (next === null) s.remove(ip.address);
+      else s.set(ip.address, objectOf(ip, next), providerOf(ip));
     });
   };
 
@@ -240,7 +235,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     };
     // A kill during the create would otherwise lose the object: record that it may exist first.
     if (change.action === 'create' && change.planned)
-      await persist({ ...ip, change }, knownOnly(change.planned) as State, true);
+      await writer.recordPending(
+        ip.address,
+        objectOf({ ...ip, change }, knownOnly(change.planned) as State),
+        providerOf(ip),
+      );
     opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
     let next: State | null;
     try {
@@ -387,7 +386,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       }
     }
   });
-  await writer.flush();
+  await writer.settle();
   return result;
 }
 

@@ -11,5 +11,6 @@ export {
 } from './format';
 export * from './state-file';
 export * from './writer';
+export * from './pending';
 export * from './lock';
 export { writeFileAtomic, removeStaleTemps, type AtomicWriteOptions } from './atomic';

@@ -8,12 +8,18 @@
  * local backend keeps the state from before the run.
  */
 import { removeStaleTemps, writeFileAtomic } from './atomic';
+import { appendPending, removePending } from './pending';
 import type { InstanceAddress } from './address';
 import type { InstanceObject, StateFile } from './state-file';
 
 export interface StateWriterOptions {
   /** Where the previous state is kept; default `<path>.backup`; false for none. */
   backupPath?: string | false;
+  /**
+   * Fingerprint of what is on disk, when the state in memory holds more (creates merged from the
+   * pending journal): then the first write happens even if nothing else changes.
+   */
+  persistedFingerprint?: string;
 }
 
 interface Deferred {
@@ -45,7 +51,7 @@ export class StateWriter {
     readonly state: StateFile,
     private readonly opts: StateWriterOptions = {},
   ) {
-    this.persisted = state.fingerprint();
+    this.persisted = opts.persistedFingerprint ?? state.fingerprint();
   }
 
   /** Number of writes that reached the disk. */
@@ -71,6 +77,29 @@ export class StateWriter {
     return this.update((s) => {
       s.remove(address);
     });
+  }
+
+  /**
+   * Records that a create of `address` is about to start: in memory (later writes carry it) and in
+   * the pending journal at once, without writing the whole state. Resolves once the line is on disk.
+   */
+  async recordPending(address: string, obj: InstanceObject, opts: { provider?: string } = {}): Promise<void> {
+    this.state.set(address, { ...obj, createPending: true }, opts);
+    await appendPending(this.path, {
+      address,
+      ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
+      object: obj,
+    });
+  }
+
+  /**
+   * Writes what is left and removes the pending journal once the state file holds everything the
+   * journal says (a run that ends leaves no journal behind).
+   */
+  async settle(): Promise<void> {
+    await this.persist();
+    await this.flush();
+    if (this.state.fingerprint() === this.persisted) await removePending(this.path);
   }
 
   /** Writes the current state if it differs from what was last written. */
