@@ -148,6 +148,17 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   }
   plan.variables = { ...vars.values };
 
+  // The state's managed instances by resource, listed once: entries() copies every object, and
+  // listing them per resource made planning quadratic in the size of the stack.
+  const managedInState = new Map<string, { address: string; addr: { key?: InstanceKey } }[]>();
+  for (const e of state.entries()) {
+    if (e.addr.mode !== 'managed') continue;
+    const ra = `${e.addr.type}.${e.addr.name}`;
+    let list = managedInState.get(ra);
+    if (!list) managedInState.set(ra, (list = []));
+    list.push({ address: e.address, addr: e.addr });
+  }
+
   const book = new ValueBook();
   const plannedByAddress = new Map<string, InstancePlan>();
   const scope = (): EvalScope =>
@@ -368,15 +379,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     );
 
     // Instances in state that the configuration no longer has (or no longer has under this key).
-    const orphans = state
-      .entries()
-      .filter(
-        (e) =>
-          e.addr.mode === 'managed' &&
-          e.addr.type === r.type &&
-          e.addr.name === r.name &&
-          !wantedAddrs.has(e.address),
-      );
+    const orphans = (managedInState.get(r.address) ?? []).filter((e) => !wantedAddrs.has(e.address));
     await Promise.all(
       orphans.map(async (e) => {
         const prior = await refreshPrior(e.address);
