@@ -4,7 +4,7 @@
  * completed before the kill are not registered again).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { StateFile } from '../../../src/engine/state';
+import { loadStateWithPending, readPending, StateFile } from '../../../src/engine/state';
 import {
   createProject,
   jobspec,
@@ -25,8 +25,8 @@ afterAll(async () => p.close());
 const N = 6;
 const ids = Array.from({ length: N }, (_, i) => `slow-${i}`);
 
-/** Jobs in the state file by whether their create completed or is still pending. */
-function recordedJobs(): { done: string[]; pending: string[] } {
+/** Jobs whose create completed (in the state file) and whose create started (in the pending journal). */
+async function recordedJobs(): Promise<{ done: string[]; pending: string[] }> {
   const out = { done: [] as string[], pending: [] as string[] };
   if (!existsSync(p.statePath())) return out;
   let s;
@@ -35,9 +35,10 @@ function recordedJobs(): { done: string[]; pending: string[] } {
   } catch {
     return out; // a reader can race the rename; the writer never leaves a torn file (checked below)
   }
-  for (const r of s.resources) {
-    if (r.type !== 'sched_job') continue;
-    (r.instances[0]?.status ? out.pending : out.done).push(r.name);
+  for (const r of s.resources) if (r.type === 'sched_job' && !r.instances[0]?.status) out.done.push(r.name);
+  for (const l of await readPending(p.statePath())) {
+    const name = l.address.slice('sched_job.'.length);
+    if (!out.done.includes(name)) out.pending.push(name);
   }
   return out;
 }
@@ -63,7 +64,7 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   // allocations: the worst moment, an object the state has not recorded as complete.
   let inFlight = '';
   await until(async () => {
-    const { done, pending } = recordedJobs();
+    const { done, pending } = await recordedJobs();
     if (done.length < 2) return false;
     for (const id of pending) if (await onCluster(id)) inFlight = id;
     return inFlight !== '';
@@ -86,7 +87,10 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
     before.set(id, value.JobModifyIndex ?? -1);
   }
 
-  expect(afterKill.get(`sched_job.${inFlight}`)?.createPending).toBe(true);
+  // The create in flight is known from the journal: loaded with it, the state has it as pending.
+  expect(existsSync(`${p.statePath()}.pending`)).toBe(true);
+  const { state: withPending } = await loadStateWithPending(p.statePath());
+  expect(withPending.get(`sched_job.${inFlight}`)?.createPending).toBe(true);
   // The lock of the killed process is left behind; its holder is gone, so the next run takes it.
   expect(existsSync(`${p.statePath()}.lock.info`)).toBe(true);
   const again = await p.cli(['deploy', '--no-synth', '--auto-approve']);
@@ -115,5 +119,7 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
     expect(value.JobModifyIndex).toBe(index);
     expect(again.stderr).not.toMatch(new RegExp(`sched_job\\.${id}: Creating`));
   }
+  // A run that ends leaves no journal.
+  expect(existsSync(`${p.statePath()}.pending`)).toBe(false);
   expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
 }, 60_000);

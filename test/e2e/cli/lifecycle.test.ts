@@ -1,4 +1,5 @@
 /** create, no-op re-plan, update, replace and destroy through the command line, against a dev agent. */
+import { existsSync } from 'node:fs';
 import { createProject, jobspec, stackJson, stateAddresses, withPath, type Project } from './helpers';
 
 let p: Project;
@@ -67,6 +68,8 @@ test('create, no-op re-plan, update, replace and destroy', async () => {
   const web = s1.resources.find((r) => r.type === 'sched_job')!;
   expect(web.instances[0]!.dependencies).toEqual(['sched_namespace.apps']);
   expect(s1.outputs['ns']!.value).toBe('apps');
+  // Creates are journaled while they run; a run that ends leaves no journal.
+  expect(existsSync(`${p.statePath()}.pending`)).toBe(false);
 
   // No-op re-plan: exit 0 and no state write.
   const plan1 = await p.cli(['plan', '--no-synth', '--detailed-exitcode']);
