@@ -155,7 +155,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   };
   for (const id of g.ids()) {
     const n = g.node(id);
-    const deps = n.kind === 'instance' ? n.ip.dependencies : depsOfData(config, n.dp);
+    const deps = n.kind === 'instance' ? n.ip.dependencies : (n.dp.dependencies ?? depsOfData(config, n.dp));
     for (const dep of deps) {
       for (const depId of byResource.get(dep) ?? []) {
         if (depId === id) continue;

@@ -31,7 +31,10 @@ export function planModel(
       providerName: `registry.terraform.io/cdktf-sched/${dp.providerName}`,
       ...(dp.constructPath ? { constructPath: dp.constructPath } : {}),
       action: 'read',
-      actionReason: 'read_because_config_unknown',
+      actionReason:
+        dp.deferredBecause === 'dependency'
+          ? 'read_because_dependency_pending'
+          : 'read_because_config_unknown',
       before: null,
       after: null,
       afterUnknown: [[]],

@@ -209,6 +209,17 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     }
   };
 
+  /**
+   * What a data source depends on that changes in this plan: as in Terraform, it is then read
+   * during apply, after that change, even when its own arguments are known now.
+   */
+  const pendingDependency = (deps: string[]): string | undefined =>
+    deps.find(
+      (d) =>
+        plan.instances.some((ip) => ip.resourceAddress === d && ip.change.action !== 'noop') ||
+        plan.data.some((dp) => dp.resourceAddress === d && dp.deferred),
+    );
+
   const planData = async (r: ResourceConfig): Promise<void> => {
     const expansion = expandResource(r, scope());
     book.declare(r.address, expansion.mode);
@@ -229,12 +240,15 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}),
           deferred: false,
           sensitive: providers.sensitive(r.provider.name, r.type, 'data'),
+          dependencies: graphDeps(r.address),
         };
         const diags = handler.validate(cfg);
         if (diags.some((d) => d.severity === 'error'))
           throw new ConfigError(fromHandlerDiagnostics(diags, r, inst.key));
-        if (containsUnknown(cfg) || mode === 'destroy') {
+        const pending = mode === 'normal' ? pendingDependency(entry.dependencies ?? []) : undefined;
+        if (containsUnknown(cfg) || mode === 'destroy' || pending) {
           entry.deferred = true;
+          if (pending && !containsUnknown(cfg)) entry.deferredBecause = 'dependency';
           book.set(r.address, inst.key, UNKNOWN);
         } else {
           entry.value = await handler.read(cfg);

@@ -46,7 +46,11 @@ export interface DataPlan {
   /** Read at plan time; undefined when the read waits for apply (its configuration has unknown values). */
   value?: Record<string, unknown>;
   deferred: boolean;
+  /** Deferred although its arguments are known, because something it depends on changes. */
+  deferredBecause?: 'dependency';
   sensitive: string[];
+  /** Resource and data addresses it depends on (references and depends_on). */
+  dependencies?: string[];
 }
 
 export interface PlannedOutput {
