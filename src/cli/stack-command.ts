@@ -85,7 +85,7 @@ export interface StackRun {
 export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean } = {}): Promise<StackRun> {
   const project = loadProject(path.resolve(io.cwd, o.app ?? '.'));
   const log = (line: string): void => void io.stderr.write(`${line}\n`);
-  const all = o.synth === false ? await stacksOf(project) : await synth(project, log);
+  const all = o.synth === false ? await stacksOf(project) : await synth(project, log, io.env);
   const stacks = o.stack || !opts.all ? [selectStack(all, o.stack)] : orderByDependencies(all);
   let dev: DevTarget | undefined;
   let env = io.env;

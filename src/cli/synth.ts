@@ -10,7 +10,7 @@ export function synthCommand(io: CliIO): Command {
     .option('--app <dir>', 'CDKTF project directory (with cdktf.json)', '.')
     .action(async (o: { app: string }) => {
       const project = loadProject(path.resolve(io.cwd, o.app));
-      const stacks = await synth(project, (l) => void io.stderr.write(`${l}\n`));
+      const stacks = await synth(project, (l) => void io.stderr.write(`${l}\n`), io.env);
       for (const s of stacks) io.stdout.write(`${s.name}: ${path.relative(io.cwd, s.file) || s.file}\n`);
     });
 }

@@ -58,6 +58,8 @@ export function loadProject(dir: string): Project {
 export async function synth(
   project: Project,
   log: (line: string) => void = () => undefined,
+  /** The app's environment: the command's own (an in-process caller's is not process.env). */
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<SynthesizedStack[]> {
   log(`Synthesizing: ${project.app}`);
   const code = await new Promise<number>((resolve, reject) => {
@@ -66,7 +68,7 @@ export async function synth(
       shell: true,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: {
-        ...process.env,
+        ...env,
         CDKTF_OUTDIR: project.outdir,
         CHECKPOINT_DISABLE: '1',
         CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1',
