@@ -44,8 +44,10 @@ test('exit codes: 1 on errors, with the reason on stderr', async () => {
   // The app named in cdktf.json fails: synth fails, with its exit code.
   const cdktfJson = path.join(p.dir, 'cdktf.json');
   const saved = readFileSync(cdktfJson, 'utf8');
-  writeFileSync(cdktfJson, JSON.stringify({ app: `"${process.execPath}" -e "process.exit(3)"` }));
-  const synthFails = await p.cli(['plan']);
+  // The app runs with the command's environment (here an in-process caller's, not process.env).
+  const app = `"${process.execPath}" -e "process.exit(Number(process.env.E2E_SYNTH_EXIT))"`;
+  writeFileSync(cdktfJson, JSON.stringify({ app }));
+  const synthFails = await p.cli(['plan'], { env: { E2E_SYNTH_EXIT: '3' } });
   writeFileSync(cdktfJson, saved);
   expect(synthFails.code).toBe(1);
   expect(synthFails.stderr).toMatch(/synth failed: .* exited with code 3/);

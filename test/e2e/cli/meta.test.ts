@@ -287,4 +287,36 @@ test('a replace that fails half-way says which half, and counts what happened', 
   expect(destroyHalf.stderr).not.toMatch(/sched_namespace\.box: depends on/);
   expect(stateAddresses(p.readState())).toContain('sched_namespace.box');
   expect((await p.agent.sched.namespaces.read('box1')).value.Name).toBe('box1');
+
+  // Once the stranger is gone, the same deploy goes through.
+  await p.agent.sched.jobs.deregister('stranger', { namespace: 'box1', purge: true });
+  const retried = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(retried.stderr).not.toMatch(/Error/);
+  expect(retried.stdout).toMatch(/1 added, 0 changed, 1 destroyed/);
+  expect((await p.agent.sched.namespaces.read('box2')).value.Name).toBe('box2');
+});
+
+test('a data source that depends on a resource with a pending change is read during apply', async () => {
+  p.writeStack(
+    'app',
+    stackJson({
+      resource: { sched_job: { made: withPath('app', 'made', { jobspec: jobspec('made', { count: 2 }) }) } },
+      data: { sched_job: { read: withPath('app', 'read', { job_id: '${sched_job.made.id}' }) } },
+      output: { read_type: { value: '${data.sched_job.read.type}' } },
+    }),
+  );
+  // The job's ID is known now, but the job does not exist yet: reading it at plan time would fail.
+  const plan = await p.cli(['plan', '--no-synth']);
+  expect(plan.stderr).not.toMatch(/Error/);
+  expect(plan.code).toBe(0);
+  expect(plan.stdout).toContain('# data.sched_job.read will be read during apply');
+  expect(plan.stdout).toContain('(depends on a resource or a module with changes pending)');
+  expect(plan.stdout).toMatch(/\+ read_type = \(known after apply\)/);
+  const applied = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(applied.stderr).not.toMatch(/Error/);
+  expect(applied.code).toBe(0);
+  expect(applied.stdout).toContain('read_type = "service"');
+  expect(stateAddresses(p.readState())).toContain('data.sched_job.read');
+  // Nothing pending any more: read at plan time, no changes.
+  expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
 });
