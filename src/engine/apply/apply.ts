@@ -131,7 +131,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   const g = new Graph<Node>();
   const byResource = new Map<string, string[]>();
   const addToResource = (ra: string, id: string): void => {
-    byResource.set(ra, [...(byResource.get(ra) ?? []), id]);
+    let ids = byResource.get(ra);
+    if (!ids) byResource.set(ra, (ids = []));
+    ids.push(id);
   };
   for (const ip of plan.instances) {
     if (ip.change.action === 'noop' && !ip.stateOnly) continue;
