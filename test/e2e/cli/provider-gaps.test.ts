@@ -1,0 +1,82 @@
+/**
+ * What the CLI tests met in the sched_job handler (src/provider/sched/job), not in the engine: each
+ * test is skipped until the handler changes, and says what it expects.
+ */
+import { appendPending } from '../../../src/engine/state';
+import type { Job } from '../../../src/api/sched/schemas';
+import { createProject, jobspec, stackJson, until, withPath, type Project } from './helpers';
+
+let p: Project;
+beforeAll(async () => {
+  p = await createProject();
+});
+afterAll(async () => p.close());
+
+const failing = {
+  driverConfig: { start_error: 'image not found' },
+  update: {
+    MaxParallel: 1,
+    HealthCheck: 'task_states',
+    MinHealthyTime: 1e9,
+    HealthyDeadline: 3e9,
+    ProgressDeadline: 5e9,
+  },
+};
+
+// A create that a kill interrupted is adopted from the cluster on the next deploy (the engine's
+// pending journal). planJob (job/plan.ts) then sees the same spec and the same jobspec text and plans
+// a no-op, although the job's deployment failed after the kill: the deploy says "No changes" and
+// exits 0. Expected: the rollout of the adopted version is checked (as it is for a changed text,
+// rolloutSettled) and a failed one is registered and waited for again, so the deploy fails.
+test.skip('an adopted job whose rollout failed after the kill is not reported as done', async () => {
+  const spec = jobspec('adopted', failing);
+  p.writeStack(
+    'app',
+    stackJson({ resource: { sched_job: { adopted: withPath('app', 'adopted', { jobspec: spec }) } } }),
+  );
+  // What a deploy killed mid-create leaves: the job registered, its create journaled, no state.
+  await p.agent.sched.jobs.register(JSON.parse(spec) as Job, { namespace: 'default' });
+  await appendPending(p.statePath(), {
+    address: 'sched_job.adopted',
+    object: { schemaVersion: 0, attributes: { jobspec: spec, id: 'adopted', namespace: 'default' } },
+  });
+  await until(
+    async () =>
+      (await p.agent.sched.jobs.latestDeployment('adopted', { namespace: 'default' })).value?.Status ===
+      'failed',
+  );
+  const r = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/sched_job\.adopted/);
+});
+
+// lifecycle.replace_triggered_by on a job (same job ID): the engine plans the replacement with
+// handler.plan({ prior: null, config }), and planRegistration refuses it at plan time ("Job "j"
+// already exists ... import it"). Even past the plan, the create half registers with enforceIndex 0
+// after a deregister without purge, which the scheduler refuses since the stopped job still exists.
+// Expected: a same-ID replacement plans, stops the job and registers it again.
+test.skip('replace_triggered_by replaces a job that keeps its ID', async () => {
+  const cfg = (description: string): Record<string, unknown> =>
+    stackJson({
+      resource: {
+        sched_namespace: { n: withPath('app', 'n', { name: 'trig', description }) },
+        sched_job: {
+          j: withPath('app', 'j', {
+            jobspec: jobspec('j'),
+            lifecycle: { replace_triggered_by: ['sched_namespace.n'] },
+          }),
+        },
+      },
+    });
+  p.writeStack('app', cfg('one'));
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+  const before = (await p.agent.sched.jobs.read('j', { namespace: 'default' })).value.JobModifyIndex;
+  p.writeStack('app', cfg('two'));
+  const plan = await p.cli(['plan', '--no-synth']);
+  expect(plan.code).toBe(0);
+  expect(plan.stdout).toContain('# sched_job.j will be replaced due to changes in replace_triggered_by');
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+  const after = (await p.agent.sched.jobs.read('j', { namespace: 'default' })).value;
+  expect(after.Stop).toBeFalsy();
+  expect(after.JobModifyIndex).toBeGreaterThan(before ?? 0);
+});
