@@ -37,6 +37,17 @@ describe('sched_job: requests per operation', () => {
     expect(requests).toEqual(['GET /v1/job/same', 'GET /v1/job/same/allocations']);
   });
 
+  it('never asks for the deployment of a batch job that is unchanged (the type has none)', async () => {
+    const job = mockJob('nightly-report', { type: 'batch', count: 1, config: { run_for: '10ms' } });
+    const { state } = await converge(h.job, null, jobConfig(job));
+    expect(state).toMatchObject({ deployment_id: null, deployment_status: null });
+    const requests = await requestsOf(async () => {
+      const read = await h.job.read(state!);
+      expect((await h.job.plan({ prior: read, config: jobConfig(job) })).action).toBe('noop');
+    });
+    expect(requests).toEqual(['GET /v1/job/nightly-report', 'GET /v1/job/nightly-report/allocations']);
+  });
+
   it('plans a changed job from the refreshed copy: read, allocations, plan', async () => {
     const job = mockJob('changed', { count: 1, update: steady() });
     const { state } = await converge(h.job, null, jobConfig(job));
