@@ -1,7 +1,7 @@
 /**
- * Behaviour of the engine, the CLI and the constructs that the examples ran into and that does not
- * work yet: each test is skipped until it is fixed and says where the problem is, so the fix has a
- * ready test. The running tests are controls: the same plan with the value given by --var or TF_VAR_.
+ * Behaviour of the engine, the CLI and the constructs that the examples ran into (the app gets the
+ * command's environment, a data source reads what the same deploy creates, references inside JSON
+ * stay valid JSON), kept as regression tests; the others are controls with --var and TF_VAR_.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +49,7 @@ describe('gaps met by the examples', () => {
   // The CLI runs the app with process.env (src/engine/project.ts synth) instead of the CliIO env, so
   // an app that reads its settings from the environment (PEER_REG_HTTP_ADDR here) does not see what
   // the caller passed in-process.
-  it.skip('runs the app with the environment the command was given', async () => {
+  it('runs the app with the environment the command was given', async () => {
     expect(await planRegistry({ PEER_REG_HTTP_ADDR: agent.registryUrl })).toMatch(/Plan: 4 to add/);
   });
 
@@ -62,7 +62,7 @@ describe('gaps met by the examples', () => {
   // even when all of its arguments are known at plan time (here the job ID is known from the spec).
   // planData in src/engine/plan/plan.ts defers only when the arguments contain unknowns, so the
   // read happens at plan time and fails: job "worker" does not exist.
-  it.skip('reads a data source that depends on a resource created by the same deploy after it', async () => {
+  it('reads a data source that depends on a resource created by the same deploy after it', async () => {
     const env = agentEnv(agent);
     const plan = await project.cli(['plan'], env);
     expectExit(plan, 0);
