@@ -3,8 +3,9 @@
  * [--quick] [--jobs=N] [--big=N]`):
  *   - deploy of N new service jobs (N = 1,000; --quick 200) at parallelism 10: wall time against the
  *     sum of the agent's own deployment durations (CreateTime to the successful ModifyTime);
- *   - plan of the N unchanged jobs at parallelism 10: wall time, the share of it with no request in
- *     flight at the agent, and the requests each job cost (counted by the agent);
+ *   - plan of the N unchanged jobs at parallelism 10 (three times, the median reported): wall time,
+ *     the share of it with no request in flight at the agent, and the requests each job cost (counted
+ *     by the agent);
  *   - plan after changing 10 jobs: requests per changed job;
  *   - destroy of the N jobs;
  *   - peak RSS of the engine planning 10,000 resources (--quick: 2,000) against an agent holding them.
@@ -37,6 +38,7 @@ import {
 import { fmt, printFigures, type Figure } from './lib';
 
 const PARALLELISM = 10;
+const PLAN_RUNS = 3;
 
 interface DeploymentTimes {
   count: number;
@@ -137,13 +139,13 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
   const planLimitMs = opts.quick ? 60_000 : 120_000;
   const figures: Figure[] = [];
   const root = mkdtempSync(join(tmpdir(), 'cdktf-sched-bench-'));
-  // Deployments take about 100 ms of real time each (min_healthy_time 5 s at time scale 0.02); the
-  // nodes have room for every allocation.
+  // Deployments take about 100 ms of real time each (min_healthy_time 5 s at time scale 0.02); ten
+  // nodes have room for every allocation (10 MHz and 16 MB each).
   const agent = await startDevAgent({
     port: 0,
     registryPort: 0,
     timeScale: 0.02,
-    nodes: 50,
+    nodes: 10,
     nodeCpu: 64_000,
     nodeMemory: 65_536,
   });
@@ -176,17 +178,30 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
       comparison: `first request at ${at(deploy.requests[0])}, first registration at ${at(writes[0])}, last at ${at(writes[writes.length - 1])}; per job: registration to deployment ${fmt(dep.beforeMs, 0)} ms, deployment success to last request ${fmt(dep.afterMs, 0)} ms; ${cpuOf(deploy)}; ${fmt(deploy.requests.length / n, 1)} requests per job`,
     });
 
-    log(`engine bench: planning ${n} unchanged jobs`);
-    const plan = await runEngine(agent, project, ['plan', ...par, '--detailed-exitcode'], {
-      timeoutMs: planLimitMs,
-    });
+    // Three plans, the median one reported: a single run on a shared two-core machine varies by a
+    // second either way.
+    const plans: EngineRun[] = [];
+    for (let i = 1; i <= PLAN_RUNS; i++) {
+      log(`engine bench: planning ${n} unchanged jobs (${i} of ${PLAN_RUNS})`);
+      const run = await runEngine(agent, project, ['plan', ...par, '--detailed-exitcode'], {
+        timeoutMs: planLimitMs,
+      });
+      plans.push(run);
+      if (run.timedOut) break;
+    }
+    const byWall = [...plans].sort((a, b) => a.wallMs - b.wallMs);
+    const plan = byWall[Math.floor((byWall.length - 1) / 2)]!;
     const outside = 1 - busyMs(plan.requests) / plan.wallMs;
+    const spread =
+      plans.length > 1
+        ? `median of ${plans.length} (${byWall.map((r) => fmt(r.wallMs / 1000, 2)).join(', ')}); `
+        : '';
     figures.push({
       name: `plan ${n} unchanged jobs, parallelism ${PARALLELISM}: wall (s)`,
       value: plan.timedOut ? `> ${fmt(plan.wallMs / 1000, 0)}` : fmt(plan.wallMs / 1000, 2),
       target: '< 3 s',
       pass: !plan.timedOut && plan.wallMs < 3000,
-      comparison: `${plan.timedOut ? `${stopped(plan, 2, n)}; ` : ''}${fmt(outside * 100, 0)}% of it with no request in flight at the agent; ${cpuOf(plan)}${plan.stats ? `; ${s(plan.stats.commandMs)} after loading the modules` : ''}; engine peak RSS ${fmt(plan.peakRssMB, 0)} MB`,
+      comparison: `${spread}${plan.timedOut ? `${stopped(plan, 2, n)}; ` : ''}${fmt(outside * 100, 0)}% of it with no request in flight at the agent; ${cpuOf(plan)}${plan.stats ? `; ${s(plan.stats.commandMs)} after loading the modules` : ''}; engine peak RSS ${fmt(plan.peakRssMB, 0)} MB`,
     });
     const planPer = requestsPerJob(plan.requests);
     const seen = [...ids].filter((id) => planPer.counts.has(id));
