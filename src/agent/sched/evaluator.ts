@@ -11,7 +11,7 @@ import type { AllocMetricRecord, AllocRecord, DeploymentRecord, EvalRecord, Job 
 import { Placer } from './scheduler/placement';
 import { reconcile, type GroupUpdates, type Reconciled } from './scheduler/reconcile';
 import { findGroup, groupAsk } from './scheduler/resources';
-import { getJob, isTerminalAlloc, jobAllocs, latestDeployment, listNodes } from './state';
+import { getJob, isTerminalAlloc, jobAllocs, jobDeployments, latestDeployment, listNodes } from './state';
 import { T, childKey } from './tables';
 import { checkConstraint } from './scheduler/constraints';
 import { globMatch } from './scheduler/constraints';
@@ -104,6 +104,11 @@ export function computeEval(
     systemNodes: job && (job.Type === 'system' || job.Type === 'sysbatch') ? systemNodes(r, job) : undefined,
     newDeploymentId: newId,
     timeScale: ctx.clock.scale,
+    failedDeployments: new Set(
+      jobDeployments(r, ns, jobId)
+        .filter((d) => d.Status === 'failed')
+        .map((d) => d.ID),
+    ),
   });
   const live = r.list<AllocRecord>(T.allocs).filter((a) => !isTerminalAlloc(a));
   const placer = new Placer(listNodes(r), live);

@@ -69,6 +69,8 @@ export interface ReconcileInput {
   newDeploymentId: () => string;
   /** Multiplies every job duration the agent waits on (reschedule delays, progress deadlines). */
   timeScale?: number;
+  /** Deployments of this job that failed: their failed allocations are not rescheduled (as Nomad does). */
+  failedDeployments?: ReadonlySet<string>;
 }
 
 export const DESC = {
@@ -316,6 +318,8 @@ function reconcileGroup(
   const policy = reschedulePolicy(job, group);
   let waiting = 0;
   for (const a of failed) {
+    // A failed deployment's allocations stay failed; the rollback or the next version replaces them.
+    if (a.DeploymentID && input.failedDeployments?.has(a.DeploymentID) && !input.forceReschedule) continue;
     const events = a.RescheduleTracker?.Events ?? [];
     const nowNs = input.nowMs * 1e6;
     const recent = events.filter(
@@ -332,7 +336,8 @@ function reconcileGroup(
       : (rescheduleDelay(policy, events.length) / 1e6) * (input.timeScale ?? 1);
     const atMs = failedAtMs + delayMs;
     if (atMs > input.nowMs + 1) {
-      out.followups.push({ atMs, allocIds: [a.ID] });
+      // One follow-up evaluation per allocation: later evaluations must not pile up more of them.
+      if (!a.FollowupEvalID) out.followups.push({ atMs, allocIds: [a.ID] });
       waiting++;
       continue;
     }

@@ -173,7 +173,14 @@ async function deploymentFor(o: WaitOptions, ev: Evaluation | undefined): Promis
   });
   if (ev?.DeploymentID && latest?.ID === ev.DeploymentID && latest.JobVersion === o.version) return latest.ID;
   if (latest && latest.JobVersion === o.version) return latest.ID;
-  return undefined;
+  if (!latest) return undefined;
+  // The version's deployment may already have ended and been followed by another (an auto-revert
+  // registers the old spec as a newer version at once): look for it among all of the job's deployments.
+  const { value: all } = await o.ctx.client.jobs.deployments(o.ref.id, {
+    namespace: o.ref.namespace,
+    signal: o.deadline.signal,
+  });
+  return all.find((d) => d.JobVersion === o.version && (!ev?.DeploymentID || d.ID === ev.DeploymentID))?.ID;
 }
 
 async function followDeployment(
