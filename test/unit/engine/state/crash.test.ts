@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { StateFile } from '../../../../src/engine/state/state-file';
 import { StateWriter } from '../../../../src/engine/state/writer';
 
-const register = join(__dirname, 'helpers', 'swc-register.js');
 const child = join(__dirname, 'helpers', 'crash-child.ts');
 
 /** Runs the looping writer until it is killed: by itself (crashAt) or by us `killAfterMs` after its first round. */
@@ -19,7 +18,7 @@ function runUntilKilled(
       CRASH_AT: String(opts.crashAt ?? 0),
       BLOB_BYTES: String(opts.blobBytes ?? 1 << 20),
     };
-    const p = spawn(process.execPath, ['-r', register, child, statePath], {
+    const p = spawn(process.execPath, ['--import', 'tsx', child, statePath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env,
     });
