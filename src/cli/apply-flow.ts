@@ -63,7 +63,11 @@ export function isCI(env: CliIO['env']): boolean {
 export function printApplySummary(io: CliIO, r: ApplyResult, verb: 'Apply' | 'Destroy'): void {
   const added = r.created.length + r.replaced.length;
   const destroyed = r.destroyed.length + r.replaced.length;
-  const counts = `${added} added, ${r.updated.length} changed, ${destroyed} destroyed`;
+  // Terraform words a destroy run's summary by what it destroyed only.
+  const counts =
+    verb === 'Destroy' && added === 0 && r.updated.length === 0
+      ? `${destroyed} destroyed`
+      : `${added} added, ${r.updated.length} changed, ${destroyed} destroyed`;
   if (r.failed.length === 0 && !r.interrupted) {
     io.stdout.write(`\n${verb} complete! Resources: ${counts}.\n`);
     return;

@@ -124,7 +124,7 @@ test('create, no-op re-plan, update, replace and destroy', async () => {
   const destroy = await p.cli(['destroy', '--no-synth', '--auto-approve']);
   expect(destroy.stderr).not.toMatch(/Error/);
   expect(destroy.code).toBe(0);
-  expect(destroy.stdout).toMatch(/Destroy complete! Resources: 0 added, 0 changed, 2 destroyed/);
+  expect(destroy.stdout).toMatch(/Destroy complete! Resources: 2 destroyed\./);
   expect(destroy.stdout).toContain('# sched_job.web will be destroyed');
   expect(destroy.stdout).not.toMatch(/not in configuration/);
   const s5 = p.readState();
