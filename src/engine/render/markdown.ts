@@ -167,7 +167,13 @@ export function renderMarkdown(plan: PlanModel, opts: MarkdownOptions = {}): str
 
   const head: string[] = [];
   if (opts.title) head.push(`### ${redact.text(opts.title)}`, '');
-  if (!hasChanges(plan)) head.push('**Plan:** no changes. Your infrastructure matches the configuration.');
+  // A reviewer must see a failed plan first, not a summary that looks like a complete one.
+  if (plan.errored) {
+    head.push(
+      `**Plan failed** (see Diagnostics below); what it found so far: ${summaryCounts(summarize(plan))}`,
+    );
+  } else if (!hasChanges(plan))
+    head.push('**Plan:** no changes. Your infrastructure matches the configuration.');
   else head.push(`**Plan:** ${summaryCounts(summarize(plan))}`);
   const warn = warnings(all);
   if (warn.length > 0) head.push('', ...warn.map((l) => redact.text(l)));

@@ -45,6 +45,13 @@ describe('Markdown comment', () => {
     expect(md).not.toContain(SECRET_2);
   });
 
+  it('opens with the failure when planning failed, not with a summary that looks complete', () => {
+    const md = renderMarkdown({ ...fullPlan(), errored: true });
+    const first = md.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+    expect(first).toMatch(/^\*\*Plan failed\*\* \(see Diagnostics below\); what it found so far: \d+ to add/);
+    expect(md).toContain('Planning failed; the changes listed are incomplete.');
+  });
+
   it('says so when there are no changes, without a table or warning', () => {
     const md = renderMarkdown(planOf([]));
     expect(md).toBe('**Plan:** no changes. Your infrastructure matches the configuration.\n');
