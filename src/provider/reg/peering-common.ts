@@ -1,5 +1,6 @@
 /** Reads and waits shared by reg_peering_token, reg_peering and the reg_peering data source. */
 import { z } from 'zod';
+import { NotFoundError } from '../../api/errors';
 import { orNull as orNullOnMissing } from '../../api/reg/client';
 import { DNS_LABEL_RE } from '../../api/reg/rules';
 import type { Peering } from '../../api/reg/schemas';
@@ -61,3 +62,12 @@ export async function waitPeeringGone(
 
 export const createTimeoutMs = (rc: RegContext, planned: State): number =>
   operationTimeoutMs(planned['timeouts'], 'create', rc.timeouts.createMs);
+
+/** Deletes the peering a state names; one already gone counts as deleted. */
+export async function deletePeering(rc: RegContext, prior: State): Promise<void> {
+  try {
+    await rc.client.peering.delete(String(prior['peer_name']), partitionOpts(prior['partition']));
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}

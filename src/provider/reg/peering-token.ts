@@ -5,7 +5,6 @@
  * a new token; destroying deletes the accepting peering.
  */
 import { z } from 'zod';
-import { NotFoundError } from '../../api/errors';
 import type { Peering, PeeringGenerateTokenRequest } from '../../api/reg/schemas';
 import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
 import { timeoutsAttribute } from '../common/timeouts';
@@ -13,7 +12,7 @@ import { attr } from '../schema';
 import { DiagnosticsError } from '../values';
 import { keep, samePartition } from './compare';
 import type { RegContext } from './context';
-import { isLive, partitionOpts, peerName, readPeering, waitPeeringGone } from './peering-common';
+import { deletePeering, isLive, peerName, readPeering, waitPeeringGone } from './peering-common';
 import { planChange } from './plan';
 import { runApply, settled, verb } from './apply';
 import { guarded, type Redactor } from './redact';
@@ -96,13 +95,7 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
     return asState(p, planned, PeeringToken);
   };
 
-  const destroy = async (prior: State): Promise<void> => {
-    try {
-      await rc.client.peering.delete(String(prior['peer_name']), partitionOpts(prior['partition']));
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-    }
-  };
+  const destroy = (prior: State): Promise<void> => deletePeering(rc, prior);
 
   return {
     typeName: 'reg_peering_token',

@@ -4,7 +4,6 @@
  * for deletion is gone, so the next plan establishes it again.
  */
 import { z } from 'zod';
-import { NotFoundError } from '../../api/errors';
 import type { Peering, PeeringEstablishRequest } from '../../api/reg/schemas';
 import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
 import { timeoutsAttribute } from '../common/timeouts';
@@ -15,7 +14,7 @@ import type { RegContext } from './context';
 import {
   createTimeoutMs,
   isLive,
-  partitionOpts,
+  deletePeering,
   peerName,
   readPeering,
   waitPeeringGone,
@@ -122,13 +121,7 @@ export function peeringResource(rc: RegContext): ResourceHandler {
     return asState(active, planned, token);
   };
 
-  const destroy = async (prior: State): Promise<void> => {
-    try {
-      await rc.client.peering.delete(String(prior['peer_name']), partitionOpts(prior['partition']));
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-    }
-  };
+  const destroy = (prior: State): Promise<void> => deletePeering(rc, prior);
 
   return {
     typeName: 'reg_peering',
