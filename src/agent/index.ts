@@ -4,7 +4,6 @@
  * `const agent = await startDevAgent({ port: 0, registryPort: 0 })`.
  */
 import type { Server } from 'node:http';
-import { z } from 'zod';
 import { formatIssuePath } from '../api/transport';
 import { Clock } from './clock';
 import { closeServer, createServiceServer, listen } from './http/server';
@@ -136,5 +135,3 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     },
   };
 }
-
-export const DevAgentOptionsShape: z.ZodType = DevAgentOptionsSchema;

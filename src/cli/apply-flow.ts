@@ -27,7 +27,6 @@ export async function applyWithProgress(
   const writer = new StateWriter(s.loaded.statePath, s.state, {
     persistedFingerprint: s.persistedFingerprint,
   });
-  const byAddress = new Map(plan.instances.map((i) => [i.address, i]));
   let result: ApplyResult;
   try {
     result = await applyPlan({
@@ -51,7 +50,6 @@ export async function applyWithProgress(
   } finally {
     progress.close();
   }
-  void byAddress;
   return result;
 }
 

@@ -2,7 +2,7 @@
  * One command's hold on one stack: its configuration, its state (locked for the duration), and the
  * providers that reach the cluster. Closing releases everything.
  */
-import { acquireLock, loadStateWithPending, StateLockedError, type StateFile, type StateLock } from './state';
+import { acquireLock, loadStateWithPending, type StateFile, type StateLock } from './state';
 import { loadStack, type LoadedStack, type Project } from './project';
 import { ProviderSet } from './providers';
 import type { SynthesizedStack } from './config';
@@ -35,18 +35,13 @@ export async function openStack(
   const loaded = await loadStack(project, stack);
   let lock: StateLock | undefined;
   if (opts.lock !== false) {
-    try {
-      // A lock left by a process that died on this host is taken over, as the OS releases
-      // Terraform's local lock when its holder dies; a live holder still refuses.
-      lock = await acquireLock(loaded.statePath, {
-        operation: opts.operation,
-        version: '0.1.0',
-        takeStale: true,
-      });
-    } catch (e) {
-      if (e instanceof StateLockedError) throw e;
-      throw e;
-    }
+    // A lock left by a process that died on this host is taken over, as the OS releases
+    // Terraform's local lock when its holder dies; a live holder still refuses.
+    lock = await acquireLock(loaded.statePath, {
+      operation: opts.operation,
+      version: '0.1.0',
+      takeStale: true,
+    });
   }
   let state: StateFile;
   let persistedFingerprint: string;

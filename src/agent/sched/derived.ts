@@ -11,12 +11,7 @@ function emptyCounts(): SummaryCounts {
   return { Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 };
 }
 
-function jobStatus(
-  job: Job,
-  allocs: AllocRecord[],
-  evals: EvalRecord[],
-  children: JobSummaryRecord['Children'],
-): string {
+function jobStatus(job: Job, allocs: AllocRecord[], evals: EvalRecord[]): string {
   if ((job.ParameterizedJob && !job.Dispatched) || (job.Periodic && job.Periodic.Enabled !== false)) {
     return job.Stop ? 'dead' : 'running';
   }
@@ -28,7 +23,6 @@ function jobStatus(
   if (job.Stop) return 'dead';
   if (pendingEval) return 'pending';
   if (allocs.length > 0) return 'dead';
-  void children;
   return 'pending';
 }
 
@@ -79,7 +73,7 @@ export function refreshJob(tx: Txn, ns: string, id: string): void {
   };
   if (!prev || JSON.stringify(prev.Summary) !== JSON.stringify(summary))
     tx.put(T.summaries, jobKey(ns, id), next);
-  const status = jobStatus(job, allocs, evals, children);
+  const status = jobStatus(job, allocs, evals);
   if (status !== job.Status) {
     tx.put(T.jobs, jobKey(ns, id), { ...job, Status: status });
     if (job.ParentID) refreshChildren(tx, ns, job.ParentID);

@@ -13,14 +13,9 @@ import { reconcile, type GroupUpdates, type Reconciled } from './scheduler/recon
 import { findGroup, groupAsk } from './scheduler/resources';
 import { getJob, isTerminalAlloc, jobAllocs, jobDeployments, latestDeployment, listNodes } from './state';
 import { T, childKey } from './tables';
-import { checkConstraint } from './scheduler/constraints';
-import { globMatch } from './scheduler/constraints';
+import { checkConstraint, globMatch } from './scheduler/constraints';
 
 type Reader = Pick<Txn, 'get' | 'list'>;
-
-export interface PlannedAlloc {
-  alloc: AllocRecord;
-}
 
 export interface EvalOutcome {
   reconciled: Reconciled;

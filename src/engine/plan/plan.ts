@@ -30,7 +30,6 @@ import type { EvalScope } from '../expressions/evaluate';
 import { findReferences } from '../expressions/references';
 import type { PlannedChange, State } from '../../provider/resource';
 import { containsUnknown, isUnknown, UNKNOWN, type AttrPath, type Diagnostic } from '../../provider/values';
-import { errorMessage } from '../../provider/common/errors';
 import type { ProviderSet } from '../providers';
 import type { ActionReason, OutputChange } from '../render/model';
 import { parseAddress, type StateFile } from '../state';
@@ -561,5 +560,3 @@ function targetClosure(
   }
   return out;
 }
-
-export { errorMessage };

@@ -34,8 +34,6 @@ interface AllocSim {
   killed: boolean;
 }
 
-const ZERO_TIME = '0001-01-01T00:00:00Z';
-
 export class ClientRunner {
   private readonly sims = new Map<string, AllocSim>();
   private readonly unsubscribe: () => void;
@@ -77,7 +75,7 @@ export class ClientRunner {
           ),
         ),
       );
-      this.schedule(sim, t, 0, () => this.startTask(sim, t, true));
+      this.schedule(t, 0, () => this.startTask(sim, t, true));
     }
   }
 
@@ -174,7 +172,7 @@ export class ClientRunner {
     this.watchHealth(sim, a);
     for (const t of sim.tasks.values()) {
       if (resumed && a.TaskStates[t.name]?.State === 'dead') continue;
-      this.schedule(sim, t, resumed ? 0 : t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
+      this.schedule(t, resumed ? 0 : t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
     }
   }
 
@@ -208,7 +206,7 @@ export class ClientRunner {
       }),
     );
     if (t.behaviour.runFor !== undefined) {
-      this.schedule(sim, t, t.behaviour.runFor, () => {
+      this.schedule(t, t.behaviour.runFor, () => {
         const code = t.behaviour.exitCode;
         this.mutate(sim, (a) =>
           setTask(a, t.name, (s) =>
@@ -258,7 +256,7 @@ export class ClientRunner {
           ),
         ),
       );
-      this.schedule(sim, t, policy.Delay, () => this.startTask(sim, t, true));
+      this.schedule(t, policy.Delay, () => this.startTask(sim, t, true));
       return;
     }
     if (!unrecoverable && policy.Mode === 'delay') {
@@ -274,7 +272,7 @@ export class ClientRunner {
         ),
       );
       t.restarts = [];
-      this.schedule(sim, t, policy.Interval, () => this.startTask(sim, t, true));
+      this.schedule(t, policy.Interval, () => this.startTask(sim, t, true));
       return;
     }
     const reason = unrecoverable
@@ -395,9 +393,8 @@ export class ClientRunner {
     }));
   }
 
-  private schedule(sim: AllocSim, t: TaskSim, ns: number, fn: () => void): void {
+  private schedule(t: TaskSim, ns: number, fn: () => void): void {
     t.cancel.push(this.ctx.clock.after(ns, fn));
-    void sim;
   }
 
   private cancelAll(sim: AllocSim): void {
@@ -495,5 +492,3 @@ function describe(status: AllocRecord['ClientStatus']): string {
       return '';
   }
 }
-
-export { ZERO_TIME };

@@ -7,7 +7,6 @@ import type { Router } from '../../http/router';
 import type { SchedContext } from '../context';
 import type { AllocRecord, NamespaceRecord, NodeRecord } from '../model';
 import { nodeStub } from '../nodes';
-import { allocStub } from '../stubs';
 import { getNamespace, listJobs, isTerminalAlloc } from '../state';
 import { T } from '../tables';
 import { checkPrefix, parseBody, requireUuid } from './common';
@@ -204,5 +203,4 @@ export function clusterRoutes(router: Router, sc: SchedContext, self: () => { ur
     }),
     { acl: 'node:read' },
   );
-  void allocStub;
 }

@@ -121,7 +121,7 @@ export class Placer {
         continue;
       }
       const u = this.use.get(node.ID)!;
-      const distinct = this.distinctViolation(job, group, node, u, constraints, owner, jobOwner);
+      const distinct = this.distinctViolation(group, node, u, constraints, owner, jobOwner);
       if (distinct) {
         metrics.NodesFiltered++;
         metrics.ConstraintFiltered = bump(metrics.ConstraintFiltered, distinct);
@@ -156,7 +156,6 @@ export class Placer {
   }
 
   private distinctViolation(
-    job: Job,
     group: Group,
     node: NodeRecord,
     u: NodeUse,
@@ -184,7 +183,6 @@ export class Placer {
         if (used >= limit) return `distinct_property: ${c.LTarget}=${value} used by ${used} allocs`;
       }
     }
-    void job;
     return undefined;
   }
 

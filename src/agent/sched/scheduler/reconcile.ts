@@ -235,7 +235,6 @@ function reconcileGroup(
     }
   }
 
-  const placedIds = new Set(live.map((a) => a.ID));
   const canaryCount = update?.Canary ?? 0;
   const promoted = depState?.Promoted ?? false;
   const existingCanaries = current.filter(
@@ -361,10 +360,8 @@ function reconcileGroup(
     placedForDeployment++;
     missing--;
   }
-  void placedIds;
 
   if (!rolling || depFailed) return undefined;
-  const nowNs = input.nowMs * 1e6;
   const progressDeadline = update?.ProgressDeadline ?? 10 * 60 * 1e9;
   const state: DeploymentGroupState = depState
     ? {
@@ -388,7 +385,6 @@ function reconcileGroup(
         HealthyAllocs: 0,
         UnhealthyAllocs: 0,
       };
-  void nowNs;
   return { state, work: placedForDeployment > 0 || upd.InPlaceUpdate > 0 };
 }
 
