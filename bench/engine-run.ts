@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { DevAgent, RequestCount } from '../src/agent';
 import type { CliStats } from './engine-cli';
 import type { BenchProject } from './engine-project';
-import { cpuSeconds } from './lib';
+import { cpuSeconds, nodeEntry } from './lib';
 
 export interface EngineRun {
   /** performance.now() when the child was spawned. */
@@ -58,13 +58,13 @@ export async function runEngine(
   opts: RunOptions = {},
 ): Promise<EngineRun> {
   const statsFile = join(project.dir, `stats-${Date.now()}.json`);
-  const cli = join(__dirname, 'engine-cli.js');
+  const cli = nodeEntry(join(__dirname, 'engine-cli'));
   const before = agent.requests.length;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   // BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every engine command.
   const nodeArgs = (process.env['BENCH_ENGINE_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, cli, ...args, '--app', project.dir, '--no-synth'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...cli, ...args, '--app', project.dir, '--no-synth'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,

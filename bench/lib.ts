@@ -1,6 +1,6 @@
 /** Helpers shared by the benchmarks: a dev agent in its own process, percentiles, CPU of a pid. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface AgentProcess {
@@ -10,10 +10,20 @@ export interface AgentProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Node arguments that run a module given without its extension: the compiled `.js` beside this file
+ * (`npm run bench` runs from dist/), or the `.ts` source through tsx when the benchmark itself runs
+ * from source (`node --import tsx bench/<name>.ts`, handy while working on one).
+ */
+export function nodeEntry(pathWithoutExt: string): string[] {
+  const js = `${pathWithoutExt}.js`;
+  return existsSync(js) ? [js] : ['--import', 'tsx', `${pathWithoutExt}.ts`];
+}
+
 /** Starts `cdktf-sched dev` as a separate process so its CPU can be measured on its own. */
 export function spawnAgent(args: string[] = []): Promise<AgentProcess> {
-  const main = join(__dirname, '..', 'src', 'cli', 'main.js');
-  const child = spawn(process.execPath, [main, 'dev', '--port', '0', '--registry-port', '0', ...args], {
+  const main = nodeEntry(join(__dirname, '..', 'src', 'cli', 'main'));
+  const child = spawn(process.execPath, [...main, 'dev', '--port', '0', '--registry-port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

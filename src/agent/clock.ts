@@ -11,8 +11,12 @@ export class Clock {
     if (!(scale > 0)) throw new Error(`time scale must be a positive number, got ${scale}`);
   }
 
+  /**
+   * Wall-clock nanoseconds with sub-millisecond precision (Nomad reports UnixNano), so a benchmark can
+   * measure how soon a client reacts to a timestamped change.
+   */
   nowNs(): number {
-    return Date.now() * 1e6;
+    return Math.round((performance.timeOrigin + performance.now()) * 1e6);
   }
 
   /** Real milliseconds for a job duration given in nanoseconds. */
