@@ -76,11 +76,13 @@ export const jobShape = {
   }),
   allocation_ids: attr(z.array(z.string()).nullish(), {
     computed: true,
-    description: 'Allocations the cluster wants running for the job.',
+    description:
+      'Allocations the cluster wants running for the job, as of its last change (version, modify index or status); the sched_allocations data source reads them live.',
   }),
   task_groups: attr(z.array(TaskGroupStateSchema).nullish(), {
     computed: true,
-    description: 'Each task group: count, tasks, meta, and its allocations by status.',
+    description:
+      'Each task group: count, tasks, meta, and its allocations by status, as of the job\'s last change (version, modify index or status).',
   }),
   submit_time: attr(z.string().nullish(), {
     computed: true,

@@ -1,7 +1,9 @@
 /**
  * The computed attributes of a job resource, from the cluster's copy of the job, its latest deployment
- * and its allocations (at most three reads, no summary call: the counts come from the allocations; the
- * deployment is not read again once it finished and the job has not changed).
+ * and its allocations (at most three reads, no summary call: the counts come from the allocations).
+ * A refresh of a job that has not changed since the state was written costs one read: a finished
+ * deployment stays as it was, and the allocation attributes are a snapshot taken when the job last
+ * changed (version, modify index or status), not a live view; the sched_allocations data source is.
  */
 import { NotFoundError } from '../../../api/errors';
 import type { AllocationStub, Deployment, Job } from '../../../api/sched/schemas';
@@ -12,7 +14,10 @@ import type { TaskGroupState } from './schema';
 export interface RemoteJob {
   job: Job;
   deployment: Deployment | null;
-  allocations: AllocationStub[];
+  /** null: not read, because the prior state's allocation attributes still describe this job. */
+  allocations: AllocationStub[] | null;
+  /** The state whose allocation attributes are kept when `allocations` is null. */
+  prior?: State;
 }
 
 export interface JobRef {
@@ -55,6 +60,19 @@ export function knownDeployment(job: Job, opts: FetchOptions): Deployment | null
   return undefined;
 }
 
+/**
+ * Whether the allocation attributes of `prior` still hold for `job`: it is the same version, modify
+ * index and status, and its rollout had finished when they were recorded.
+ */
+function allocationsKnown(job: Job, prior: State, deployment: Deployment | null | undefined): boolean {
+  return (
+    deployment !== undefined &&
+    prior['status'] === (job.Status ?? null) &&
+    Array.isArray(prior['allocation_ids']) &&
+    Array.isArray(prior['task_groups'])
+  );
+}
+
 /** Reads the job and what goes with it; null when the job does not exist. */
 export async function fetchRemote(
   ctx: SchedProviderContext,
@@ -62,10 +80,10 @@ export async function fetchRemote(
   opts: FetchOptions = {},
 ): Promise<RemoteJob | null> {
   const req = { namespace: ref.namespace, signal: opts.signal };
-  // The allocations are asked for beside the job (one round trip, not two); a job that turns out not
-  // to exist only costs that request.
-  const allocations = ctx.client.jobs.allocations(ref.id, req).then((r) => r.value);
-  allocations.catch(() => undefined);
+  // Without a prior state the allocations are asked for beside the job (one round trip, not two); a
+  // refresh reads the job first, since it usually needs nothing more.
+  const early = opts.prior ? undefined : ctx.client.jobs.allocations(ref.id, req).then((r) => r.value);
+  early?.catch(() => undefined);
   let job: Job;
   try {
     ({ value: job } = await ctx.client.jobs.read(ref.id, req));
@@ -74,9 +92,12 @@ export async function fetchRemote(
     throw e;
   }
   const known = knownDeployment(job, opts);
+  if (opts.prior && allocationsKnown(job, opts.prior, known)) {
+    return { job, deployment: known ?? null, allocations: null, prior: opts.prior };
+  }
   const [deployment, allocs] = await Promise.all([
     known !== undefined ? known : ctx.client.jobs.latestDeployment(ref.id, req).then((r) => r.value),
-    allocations,
+    early ?? ctx.client.jobs.allocations(ref.id, req).then((r) => r.value),
   ]);
   return { job, deployment, allocations: allocs };
 }
@@ -119,8 +140,17 @@ export function specAttributes(job: Job): State {
 
 /** Every computed attribute, from what the cluster reports. */
 export function computedAttributes(remote: RemoteJob): State {
-  const { job, deployment, allocations } = remote;
-  const wanted = allocations.filter((a) => a.DesiredStatus === 'run');
+  const { job, deployment, allocations, prior } = remote;
+  const allocationAttributes =
+    allocations === null && prior
+      ? { allocation_ids: prior['allocation_ids'], task_groups: prior['task_groups'] }
+      : {
+          allocation_ids: (allocations ?? [])
+            .filter((a) => a.DesiredStatus === 'run')
+            .map((a) => a.ID)
+            .sort(),
+          task_groups: taskGroupStates(job, allocations ?? []),
+        };
   return {
     ...specAttributes(job),
     region: job.Region || 'global',
@@ -130,8 +160,7 @@ export function computedAttributes(remote: RemoteJob): State {
     job_modify_index: job.JobModifyIndex ?? 0,
     deployment_id: deployment?.ID ?? null,
     deployment_status: deployment?.Status ?? null,
-    allocation_ids: wanted.map((a) => a.ID).sort(),
-    task_groups: taskGroupStates(job, allocations),
+    ...allocationAttributes,
     submit_time: nanosToIso(job.SubmitTime),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * How many requests a job costs: the plan that follows a refresh compares with what the refresh read,
- * and a deployment that finished is not read again while the job stays the same. Counted by the agent.
+ * and neither a deployment that finished nor the allocations are read again while the job stays the
+ * same (version, modify index, status). Counted by the agent.
  */
 import { mockJob } from '../../../helpers/jobs';
 import { eventually } from '../../../helpers/agent';
@@ -25,7 +26,7 @@ describe('sched_job: requests per operation', () => {
       .sort();
   }
 
-  it('refreshes and plans an unchanged job with one read of the job and one of its allocations', async () => {
+  it('refreshes and plans an unchanged job with one request: the job itself', async () => {
     const job = mockJob('same', { count: 1, update: steady() });
     const { state } = await converge(h.job, null, jobConfig(job));
     let read: State | null = null;
@@ -34,7 +35,7 @@ describe('sched_job: requests per operation', () => {
       expect((await h.job.plan({ prior: read, config: jobConfig(job) })).action).toBe('noop');
     });
     expect(read).toEqual(state);
-    expect(requests).toEqual(['GET /v1/job/same', 'GET /v1/job/same/allocations']);
+    expect(requests).toEqual(['GET /v1/job/same']);
   });
 
   it('never asks for the deployment of a batch job that is unchanged (the type has none)', async () => {
@@ -45,10 +46,25 @@ describe('sched_job: requests per operation', () => {
       const read = await h.job.read(state!);
       expect((await h.job.plan({ prior: read, config: jobConfig(job) })).action).toBe('noop');
     });
-    expect(requests).toEqual(['GET /v1/job/nightly-report', 'GET /v1/job/nightly-report/allocations']);
+    expect(requests).toEqual(['GET /v1/job/nightly-report']);
   });
 
-  it('plans a changed job from the refreshed copy: read, allocations, plan', async () => {
+  it('reads the allocations again once the job status moves, and counts them anew', async () => {
+    const job = mockJob('short-batch', { type: 'batch', count: 1, config: { run_for: '300ms' } });
+    const { state } = await converge(h.job, null, jobConfig(job, { detach: true }));
+    expect(state!['status']).not.toBe('dead');
+    let read: State | null = null;
+    await eventually(async () => {
+      read = (await h.job.read(state!))!;
+      expect(read['status']).toBe('dead');
+    });
+    expect(read!['task_groups']).toMatchObject([{ name: job.TaskGroups![0]!.Name, complete: 1, running: 0 }]);
+    // Now the snapshot matches the job again: the next refresh is one request.
+    const requests = await requestsOf(() => h.job.read(read!));
+    expect(requests).toEqual(['GET /v1/job/short-batch']);
+  });
+
+  it('plans a changed job from the refreshed copy: read, plan', async () => {
     const job = mockJob('changed', { count: 1, update: steady() });
     const { state } = await converge(h.job, null, jobConfig(job));
     const requests = await requestsOf(async () => {
@@ -56,11 +72,7 @@ describe('sched_job: requests per operation', () => {
       const change = await h.job.plan({ prior: read, config: jobConfig({ ...job, Meta: { v: '2' } }) });
       expect(change.action).toBe('update');
     });
-    expect(requests).toEqual([
-      'GET /v1/job/changed',
-      'GET /v1/job/changed/allocations',
-      'POST /v1/job/changed/plan',
-    ]);
+    expect(requests).toEqual(['GET /v1/job/changed', 'POST /v1/job/changed/plan']);
   });
 
   it('reads the job itself when the prior state was not just read, and sees a change made on the cluster', async () => {
