@@ -1,6 +1,7 @@
 /** `cdktf-sched dev`: the embedded dev agent in the foreground, like `nomad agent -dev`. */
 import { Command, InvalidArgumentError } from 'commander';
-import { startDevAgent, type DevAgent } from '../agent';
+import type { DevAgent } from '../agent';
+import { loadAgent } from '../agent/load';
 
 function int(name: string) {
   return (v: string): number => {
@@ -40,7 +41,7 @@ export function devCommand(): Command {
     .option('--bootstrap-token <secret>', 'management token to create when ACLs are on')
     .option('--verbose', 'log internal errors', false)
     .action(async (o: Record<string, unknown>) => {
-      const agent = await startDevAgent({
+      const agent = await loadAgent().startDevAgent({
         port: o['port'] as number,
         registryPort: o['registryPort'] as number,
         bind: o['bind'] as string,

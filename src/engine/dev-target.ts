@@ -5,7 +5,8 @@
  * cluster, and points the providers at it.
  */
 import path from 'node:path';
-import { startDevAgent, type DevAgent } from '../agent';
+import type { DevAgent } from '../agent';
+import { loadAgent } from '../agent/load';
 import type { StackConfig } from './config';
 import { envNames, type Env } from '../api/env';
 
@@ -50,7 +51,7 @@ export async function startDevTarget(
   log: (line: string) => void,
 ): Promise<DevTarget> {
   const dataDir = path.join(projectDir, '.cdktf-sched', 'dev');
-  const agent = await startDevAgent({ port: 0, registryPort: 0, dataDir });
+  const agent = await loadAgent().startDevAgent({ port: 0, registryPort: 0, dataDir });
   log(
     `No SCHED_ADDR set: started the embedded dev agent (scheduler ${agent.schedulerUrl}, registry ${agent.registryUrl}, state in ${path.relative(process.cwd(), dataDir) || dataDir})`,
   );

@@ -9,15 +9,20 @@ import type {
   ProviderFactory,
   ResourceHandler,
 } from '../provider/resource';
-import { regProvider } from '../provider/reg/provider';
-import { schedProvider } from '../provider/sched/provider';
 import { sensitiveAttributes } from '../provider/schema';
 import type { Diagnostic } from '../provider/values';
 
-export const PROVIDER_FACTORIES: Readonly<Record<string, ProviderFactory>> = {
-  sched: schedProvider,
-  reg: regProvider,
+/*
+ * Loaded when a stack first uses them: a stack of scheduler jobs does not load the registry's client
+ * and schemas, which shortens every command's start.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const PROVIDER_FACTORIES: Readonly<Record<string, () => ProviderFactory>> = {
+  sched: () =>
+    (require('../provider/sched/provider') as typeof import('../provider/sched/provider')).schedProvider,
+  reg: () => (require('../provider/reg/provider') as typeof import('../provider/reg/provider')).regProvider,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export class ProviderError extends Error {
   constructor(message: string) {
@@ -30,12 +35,12 @@ export class ProviderSet {
   private readonly configured = new Map<string, Provider>();
 
   constructor(
-    private readonly factories: Readonly<Record<string, ProviderFactory>> = PROVIDER_FACTORIES,
+    private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {}
 
   factory(name: string): ProviderFactory {
-    const f = this.factories[name];
+    const f = this.factories[name]?.();
     if (!f) {
       throw new ProviderError(
         `provider "${name}" is not available: cdktf-sched serves ${Object.keys(this.factories)
@@ -79,13 +84,13 @@ export class ProviderSet {
 
   /** Sensitive top-level attributes of a resource or data source type, from its schema. */
   sensitive(name: string, type: string, mode: 'managed' | 'data'): string[] {
-    const f = this.factories[name];
+    const f = this.factories[name]?.();
     const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
     return entry ? sensitiveAttributes(entry.shape) : [];
   }
 
   schemaVersion(name: string, type: string): number {
-    return this.factories[name]?.resourceShapes[type]?.version ?? 0;
+    return this.factories[name]?.().resourceShapes[type]?.version ?? 0;
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { copyJson } from '../json-copy';
 import type { Job } from './schemas';
 
 /*
@@ -30,7 +31,7 @@ const missing = (v: unknown): boolean => v === undefined || v === null;
 
 /** Sets value fields (Go non-pointer fields) and pointer defaults that are missing. */
 function fill(o: Rec, defaults: Rec): void {
-  for (const [k, v] of Object.entries(defaults)) if (missing(o[k])) o[k] = structuredClone(v);
+  for (const [k, v] of Object.entries(defaults)) if (missing(o[k])) o[k] = copyJson(v);
 }
 
 /** Known pointer fields: missing becomes null. */
@@ -66,8 +67,8 @@ function rec(o: Rec, key: string): Rec | undefined {
 
 /** Copies the set fields of `over` onto a copy of `base` (the Merge methods of Nomad's structs). */
 function merged(base: Rec, over: Rec | undefined): Rec {
-  const out = structuredClone(base);
-  if (over) for (const [k, v] of Object.entries(over)) if (!missing(v)) out[k] = structuredClone(v);
+  const out = copyJson(base);
+  if (over) for (const [k, v] of Object.entries(over)) if (!missing(v)) out[k] = copyJson(v);
   return out;
 }
 
@@ -202,8 +203,8 @@ function canonicalizeCheckRestart(c: Rec | undefined): Rec | null {
 
 /** CheckRestart.Merge: the check's own settings win over the service's where set. */
 function mergeCheckRestart(service: Rec | undefined, check: Rec | undefined): Rec | undefined {
-  if (!service) return check ? structuredClone(check) : undefined;
-  const out = structuredClone(service);
+  if (!service) return check ? copyJson(check) : undefined;
+  const out = copyJson(service);
   if (!check) return out;
   if (typeof check.Limit === 'number' && check.Limit > 0) out.Limit = check.Limit;
   if (!missing(check.Grace)) out.Grace = check.Grace;
@@ -384,7 +385,7 @@ function canonicalizeGroup(g: Rec, job: Rec): void {
   const jobUpdate = rec(job, 'Update');
   const groupUpdate = rec(g, 'Update');
   if (jobUpdate && groupUpdate) g.Update = merged(jobUpdate, groupUpdate);
-  else if (jobUpdate && !updateIsEmpty(jobUpdate)) g.Update = structuredClone(jobUpdate);
+  else if (jobUpdate && !updateIsEmpty(jobUpdate)) g.Update = copyJson(jobUpdate);
   const update = rec(g, 'Update');
   if (update) fill(update, UPDATE_DEFAULTS);
 
@@ -462,7 +463,7 @@ function canonicalizePeriodic(p: Rec): void {
 
 /** Returns the canonical form of `job`; the argument is not modified. */
 export function canonicalizeJob(job: Job): Job {
-  const j = structuredClone(job) as Rec;
+  const j = copyJson(job) as Rec;
   fill(j, { ID: '' });
   fill(j, {
     Name: j.ID,
@@ -496,7 +497,7 @@ export function canonicalizeJob(job: Job): Job {
   if (periodic) canonicalizePeriodic(periodic);
   const update = rec(j, 'Update');
   if (update) fill(update, UPDATE_DEFAULTS);
-  else if (j.Type === 'service') j.Update = structuredClone(UPDATE_DEFAULTS);
+  else if (j.Type === 'service') j.Update = copyJson(UPDATE_DEFAULTS);
   const multiregion = rec(j, 'Multiregion');
   if (multiregion) canonicalizeMultiregion(multiregion);
   const param = rec(j, 'ParameterizedJob');

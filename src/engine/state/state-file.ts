@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { copyJson } from '../../api/json-copy';
 import type { AttrPath } from '../../provider/values';
 import {
   type InstanceAddress,
@@ -157,7 +158,7 @@ function toAddress(address: string | InstanceAddress): InstanceAddress {
 }
 
 function copyObject(o: InstanceObject): InstanceObject {
-  return structuredClone(o);
+  return copyJson(o);
 }
 
 export class StateFile {
@@ -450,18 +451,18 @@ export class StateFile {
   outputs(): Record<string, OutputValue> {
     const out: Record<string, OutputValue> = {};
     for (const name of [...this.outputValues.keys()].sort())
-      out[name] = structuredClone(this.outputValues.get(name)!);
+      out[name] = copyJson(this.outputValues.get(name)!);
     return out;
   }
 
   getOutput(name: string): OutputValue | undefined {
     const o = this.outputValues.get(name);
-    return o ? structuredClone(o) : undefined;
+    return o ? copyJson(o) : undefined;
   }
 
   setOutput(name: string, value: unknown, opts: { sensitive?: boolean; type?: unknown } = {}): void {
     this.outputValues.set(name, {
-      value: structuredClone(value),
+      value: copyJson(value),
       type: opts.type ?? impliedType(value),
       sensitive: opts.sensitive === true,
     });
