@@ -142,7 +142,7 @@ async function registerAndWait(
       await destroyJob(ctx, ref, { purge: true, detach: false, deadline: dl, onProgress: apply?.onProgress });
       enforceIndex = 0;
     }
-    let registered: { EvalID?: string | null; JobModifyIndex?: number | null };
+    let registered: { EvalID?: string | null; EvalCreateIndex?: number | null };
     try {
       ({ value: registered } = await ctx.client.jobs.register(job, {
         namespace: ref.namespace,
@@ -171,23 +171,26 @@ async function registerAndWait(
       }
       throw e;
     }
-    const { value: stored } = await ctx.client.jobs.read(ref.id, {
-      namespace: ref.namespace,
-      signal: dl.signal,
-    });
-    const version = stored.Version ?? 0;
-    report(
-      `registered job ${ref.id} version ${version}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
-    );
+    // The stored copy tells the version the cluster gave the job; the wait follows the evaluation
+    // while it is read.
+    const stored = ctx.client.jobs
+      .read(ref.id, { namespace: ref.namespace, signal: dl.signal })
+      .then(({ value }) => {
+        report(
+          `registered job ${ref.id} version ${value.Version ?? 0}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
+        );
+        return value;
+      });
     let followed: Deployment | undefined;
-    if (!settings.detach) {
+    if (settings.detach) await stored;
+    else {
       try {
         ({ deployment: followed } = await waitForJob({
           ctx,
           ref,
           evalId: registered.EvalID ?? '',
-          job: stored,
-          version,
+          evalCreateIndex: registered.EvalCreateIndex ?? undefined,
+          stored,
           autoPromoteCanaries: settings.autoPromoteCanaries,
           failOnPlacementFailure: settings.failOnPlacementFailure,
           deadline: dl,

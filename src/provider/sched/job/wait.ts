@@ -45,6 +45,11 @@ export interface WaitOptions {
   ref: JobRef;
   /** The evaluation the registration created ('' for periodic and parameterized jobs). */
   evalId: string;
+  /**
+   * The index the registration created that evaluation at, when the server said: the first read of
+   * the evaluation then blocks until it moves on instead of first returning it still pending.
+   */
+  evalCreateIndex?: number;
   /** The job as registered, and the version the cluster gave it. */
   job: Job;
   version: number;
@@ -63,31 +68,50 @@ interface Seen {
   awaitingPromotion?: boolean;
 }
 
+/** What waitForJob needs besides the stored job, which it takes as a read still in flight. */
+export interface WaitRequest extends Omit<WaitOptions, 'job' | 'version'> {
+  /**
+   * The read of the job as the cluster stored it (its version), started right after the registration:
+   * the evaluation is followed meanwhile, so that read costs no round trip of its own on the way to
+   * the deployment. Whatever the wait reports comes after this read resolved.
+   */
+  stored: Promise<Job>;
+}
+
 /** Resolves with the deployment it followed to success, if it followed one. */
-export async function waitForJob(o: WaitOptions): Promise<{ deployment?: Deployment }> {
+export async function waitForJob(req: WaitRequest): Promise<{ deployment?: Deployment }> {
   const seen: Seen = {};
   const report = (e: ProgressEvent): void => {
-    o.onProgress?.({ ...e, message: o.ctx.redact(e.message) });
+    req.onProgress?.({ ...e, message: req.ctx.redact(e.message) });
   };
   try {
-    if (!o.evalId) {
-      report({ message: `job ${o.ref.id} registered; it runs when launched (no evaluation to follow)` });
+    if (!req.evalId) {
+      await req.stored;
+      report({ message: `job ${req.ref.id} registered; it runs when launched (no evaluation to follow)` });
       return {};
     }
-    const ev = await followEvaluations(o, seen, report);
-    const deploymentId = await deploymentFor(o, ev);
-    if (deploymentId) await followDeployment(o, deploymentId, seen, report);
+    // Reports of the evaluations wait for the stored job, so the registration is reported first.
+    let held: ProgressEvent[] | undefined = [];
+    const evaluations = followEvaluations(req, seen, (e) => (held ? held.push(e) : report(e)));
+    evaluations.catch(() => undefined); // awaited below, once the stored job is known
+    const job = await req.stored;
+    const o: WaitOptions = { ...req, job, version: job.Version ?? 0 };
+    held.forEach(report);
+    held = undefined;
+    const ev = await evaluations;
+    const first = await deploymentFor(o, ev);
+    if (first) await followDeployment(o, first, seen, report);
     else await followAllocations(o, seen, report);
   } catch (e) {
-    if (o.deadline.expired()) throw timeoutError(o, seen);
+    if (req.deadline.expired()) throw timeoutError(req, seen);
     throw e;
   }
-  if (o.deadline.expired()) throw timeoutError(o, seen);
-  if (o.deadline.signal.aborted) throw abortError(o.deadline.signal);
+  if (req.deadline.expired()) throw timeoutError(req, seen);
+  if (req.deadline.signal.aborted) throw abortError(req.deadline.signal);
   return seen.deployment ? { deployment: seen.deployment } : {};
 }
 
-function timeoutError(o: WaitOptions, seen: Seen): JobWaitError {
+function timeoutError(o: Omit<WaitOptions, 'job' | 'version'>, seen: Seen): JobWaitError {
   const parts = [`${o.operation} timed out after ${formatDuration(o.deadline.timeoutMs)}`];
   const d = seen.deployment;
   if (seen.awaitingPromotion && d) {
@@ -108,20 +132,24 @@ function timeoutError(o: WaitOptions, seen: Seen): JobWaitError {
   return new JobWaitError(o.ctx.redact(parts.join('\n')), 'timeout');
 }
 
-/** Blocking reads of one object until `done` says so; undefined when the deadline ended the wait. */
+/**
+ * Blocking reads of one object until `done` says so; undefined when the deadline ended the wait.
+ * With `startIndex` the first read already blocks: the caller knows the object as of that index.
+ */
 async function until<T>(
-  o: WaitOptions,
+  o: Pick<WaitOptions, 'deadline'>,
   read: (index: number, signal: AbortSignal | undefined) => Promise<Result<T>>,
   done: (value: T) => boolean | Promise<boolean>,
+  startIndex?: number,
 ): Promise<T | undefined> {
-  for await (const { value } of watch(read, { signal: o.deadline.signal })) {
+  for await (const { value } of watch(read, { signal: o.deadline.signal, startIndex })) {
     if (await done(value)) return value;
   }
   return undefined;
 }
 
 async function followEvaluations(
-  o: WaitOptions,
+  o: Omit<WaitOptions, 'job' | 'version'>,
   seen: Seen,
   report: (e: ProgressEvent) => void,
 ): Promise<Evaluation | undefined> {
@@ -132,10 +160,14 @@ async function followEvaluations(
   while (id && !visited.has(id)) {
     visited.add(id);
     const evalId = id;
+    // An evaluation is created pending and only ever written again by the scheduler, so the one the
+    // registration created can be waited on from its creation index.
+    const from = evalId === o.evalId && o.evalCreateIndex ? o.evalCreateIndex : undefined;
     const ev = await until(
       o,
       (index, signal) => client.evaluations.read(evalId, { index, wait: BLOCK, signal }),
       (e) => e.Status !== 'pending',
+      from,
     );
     if (!ev) return last;
     last = ev;
@@ -164,44 +196,56 @@ async function followEvaluations(
   return last;
 }
 
+/** A deployment as read, with the index of that read (the watch goes on from there). */
+interface DeploymentSeen {
+  deployment: Deployment;
+  index: number;
+}
+
 /** The deployment of the registered version, if the job has one. */
-async function deploymentFor(o: WaitOptions, ev: Evaluation | undefined): Promise<string | undefined> {
+async function deploymentFor(
+  o: WaitOptions,
+  ev: Evaluation | undefined,
+): Promise<DeploymentSeen | undefined> {
   if (o.job.Type && o.job.Type !== 'service') return undefined;
-  const { value: latest } = await o.ctx.client.jobs.latestDeployment(o.ref.id, {
+  const { value: latest, meta } = await o.ctx.client.jobs.latestDeployment(o.ref.id, {
     namespace: o.ref.namespace,
     signal: o.deadline.signal,
   });
-  if (ev?.DeploymentID && latest?.ID === ev.DeploymentID && latest.JobVersion === o.version) return latest.ID;
-  if (latest && latest.JobVersion === o.version) return latest.ID;
+  if (latest && latest.JobVersion === o.version) return { deployment: latest, index: meta.index };
   if (!latest) return undefined;
   // The version's deployment may already have ended and been followed by another (an auto-revert
   // registers the old spec as a newer version at once): look for it among all of the job's deployments.
-  const { value: all } = await o.ctx.client.jobs.deployments(o.ref.id, {
+  const { value: all, meta: listed } = await o.ctx.client.jobs.deployments(o.ref.id, {
     namespace: o.ref.namespace,
     signal: o.deadline.signal,
   });
-  return all.find((d) => d.JobVersion === o.version && (!ev?.DeploymentID || d.ID === ev.DeploymentID))?.ID;
+  const found = all.find(
+    (d) => d.JobVersion === o.version && (!ev?.DeploymentID || d.ID === ev.DeploymentID),
+  );
+  return found ? { deployment: found, index: listed.index } : undefined;
 }
 
+/**
+ * Follows the deployment from the copy deploymentFor read: one that already ended returns at once, and
+ * the blocking reads go on from that read's index, so none of them returns a state already seen.
+ */
 async function followDeployment(
   o: WaitOptions,
-  id: string,
+  first: DeploymentSeen,
   seen: Seen,
   report: (e: ProgressEvent) => void,
 ): Promise<void> {
   const { client } = o.ctx;
   const ns = o.ref.namespace;
   let promotedAt = -1;
-  for await (const { value: d } of client.deployments.watch(id, {
-    namespace: ns,
-    wait: BLOCK,
-    signal: o.deadline.signal,
-  })) {
+  /** Takes in one state of the deployment; true once it succeeded. */
+  const step = async (d: Deployment): Promise<boolean> => {
     seen.deployment = d;
     const { waiting, ready } = canaryState(d);
     seen.awaitingPromotion = d.Status === 'running' && waiting.length > 0;
     report(deploymentProgress(d, `deployment ${short(d.ID)} ${d.Status}: ${d.StatusDescription ?? ''}`));
-    if (d.Status === 'successful') return;
+    if (d.Status === 'successful') return true;
     if (d.Status === 'failed') throw await deploymentFailure(o, d);
     if (d.Status === 'cancelled') {
       throw new JobWaitError(
@@ -219,6 +263,16 @@ async function followDeployment(
         if (!(e instanceof ValidationError)) throw e;
       }
     }
+    return false;
+  };
+  if (await step(first.deployment)) return;
+  for await (const { value: d } of client.deployments.watch(first.deployment.ID, {
+    namespace: ns,
+    wait: BLOCK,
+    signal: o.deadline.signal,
+    startIndex: first.index,
+  })) {
+    if (await step(d)) return;
   }
 }
 
