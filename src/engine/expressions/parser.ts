@@ -138,11 +138,19 @@ class Parser {
     const t = this.text;
     const tokens: Token[] = [];
     let lit = '';
+    // Plain characters are taken as one slice per run: adding them one by one would leave each
+    // literal as a rope of one-character pieces (about 30 bytes per character) for as long as the
+    // configuration lives, which for a large stack is most of the engine's memory.
+    let run = this.pos;
+    const endRun = (): void => {
+      if (this.pos > run) lit += t.slice(run, this.pos);
+    };
     const flush = (): void => {
+      endRun();
       if (lit) tokens.push({ kind: 'lit', text: lit });
       lit = '';
     };
-    for (;;) {
+    for (;; run = this.pos) {
       if (this.pos >= t.length) {
         if (mode === 'quoted') throw this.error('Unterminated template string', 'missing closing quote');
         break;
@@ -193,11 +201,19 @@ class Parser {
         lit += this.escape();
         continue;
       }
-      lit += c;
       this.pos++;
+      while (this.pos < t.length && !this.specialAt(mode)) this.pos++;
+      endRun();
     }
     flush();
     return tokens;
+  }
+
+  /** Whether the character at pos ends a run of plain template text. */
+  private specialAt(mode: 'top' | 'quoted'): boolean {
+    const c = this.text[this.pos];
+    if (c === '$' || c === '%') return true;
+    return mode === 'quoted' && (c === '"' || c === '\n' || c === '\\');
   }
 
   private escape(): string {

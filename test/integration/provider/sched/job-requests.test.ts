@@ -50,7 +50,7 @@ describe('sched_job: requests per operation', () => {
   });
 
   it('reads the allocations again once the job status moves, and counts them anew', async () => {
-    const job = mockJob('short-batch', { type: 'batch', count: 1, config: { run_for: '300ms' } });
+    const job = mockJob('short-batch', { type: 'batch', count: 1, config: { run_for: '2s' } });
     const { state } = await converge(h.job, null, jobConfig(job, { detach: true }));
     expect(state!['status']).not.toBe('dead');
     let read: State | null = null;
