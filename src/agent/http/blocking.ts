@@ -28,10 +28,16 @@ export async function blockingRead<T>(
   const wait = Math.min(durationParamMs(ctx.query, 'wait') ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
   const deadline = Date.now() + wait + Math.random() * (wait / 16);
   let waitIndex = minIndex;
+  let lastWoke = -1;
   for (;;) {
     const remaining = deadline - Date.now();
     if (remaining <= 0 || ctx.signal.aborted) return toReply(snap);
     const woke = await store.waitFor(watch, waitIndex, remaining, ctx.signal).catch(() => waitIndex);
+    // Every write wakes with a newer index. Waking twice at one index means nothing was written: a
+    // closing store answers at once, and waiting again would spin on microtasks until the deadline,
+    // starving the event loop that would deliver the abort.
+    if (woke === lastWoke) return toReply(read());
+    lastWoke = woke;
     // A wake whose write does not change what this query returns must not spin: wait past it.
     waitIndex = Math.max(waitIndex, woke);
     snap = read();
