@@ -176,7 +176,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     sensitiveAttributes: ip.sensitive
       .filter((k) => next[k] !== undefined && next[k] !== null)
       .map((k) => [k]),
-    ...(ip.change.private ? { private: ip.change.private } : {}),
+    // No private data: the plan's (the job it planned, its check-and-set index) was for this apply
+    // only, and the handlers' apply returns none to keep, as the Terraform plugin also records.
     dependencies: ip.dependencies,
     ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
   });
