@@ -5,7 +5,11 @@ describe('copyJson', () => {
     Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { nested: [i, { deep: `v${i}` }] }]));
 
   it.each([3, 40])('copies an object of %i keys deeply: changing the copy leaves the original alone', (n) => {
-    const original = { ...wide(n), list: [1, { a: null, b: undefined }], flag: true };
+    const original: Record<string, unknown> & { list: unknown[] } = {
+      ...wide(n),
+      list: [1, { a: null, b: undefined }],
+      flag: true,
+    };
     const copy = copyJson(original);
     expect(copy).toEqual(original);
     expect(Object.keys(copy)).toEqual(Object.keys(original));
