@@ -62,6 +62,11 @@ export interface TransportOptions {
   region?: string;
   namespace?: string;
   headers?: Record<string, string>;
+  /**
+   * Ask for gzip-compressed responses. Default: only when the address is not this machine's (on
+   * loopback compression costs both ends CPU and saves nothing).
+   */
+  compression?: boolean;
   tls?: TlsOptions;
   retries?: RetryOptions;
   /** Timeout of a non-blocking request, ms (default 60 s). */
@@ -179,6 +184,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether a URL host names this machine: localhost, 127.0.0.0/8 or ::1. */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1';
+}
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class Transport {
@@ -197,6 +208,7 @@ export class Transport {
   private readonly pool: Pool;
   private readonly poolKey: string;
   private readonly basePath: string;
+  private readonly acceptEncoding: string;
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -219,6 +231,7 @@ export class Transport {
     this.logger = opts.logger;
     const url = new URL(this.address);
     this.basePath = url.pathname === '/' ? '' : url.pathname;
+    this.acceptEncoding = (opts.compression ?? !isLoopback(url.hostname)) ? 'gzip' : 'identity';
     const tls: TlsOptions = {
       ca: opts.tls?.ca ?? fromEnv.caCert,
       cert: opts.tls?.cert ?? fromEnv.clientCert,
@@ -485,7 +498,7 @@ export class Transport {
   ): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      'accept-encoding': 'gzip',
+      'accept-encoding': this.acceptEncoding,
       'user-agent': 'cdktf-sched',
       ...this.extraHeaders,
       ...(extra ?? {}),

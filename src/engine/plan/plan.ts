@@ -147,10 +147,10 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   }
   plan.variables = { ...vars.values };
 
-  // The state's managed instances by resource, listed once: entries() copies every object, and
-  // listing them per resource made planning quadratic in the size of the stack.
+  // The state's managed instances by resource, listed once: listing them per resource made planning
+  // quadratic in the size of the stack.
   const managedInState = new Map<string, { address: string; addr: { key?: InstanceKey } }[]>();
-  for (const e of state.entries()) {
+  for (const e of state.instances()) {
     if (e.addr.mode !== 'managed') continue;
     const ra = `${e.addr.type}.${e.addr.name}`;
     let list = managedInState.get(ra);
@@ -282,7 +282,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       if (!refresh && !obj.createPending) return prior;
       return handler.read(prior);
     };
-    const pendingCreate = (address: string): boolean => state.get(address)?.createPending === true;
+    const pendingCreate = (address: string): boolean => state.isCreatePending(address);
     const adoptionNote = (key: InstanceKey, address: string): void => {
       diagnostics.push({
         ...diagnostic(
@@ -431,7 +431,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
 
   // Orphaned resource blocks (whole resource removed from configuration) still need their provider.
   const orphanBlocks = new Map<string, ResourceConfig>();
-  for (const e of state.entries()) {
+  for (const e of state.instances()) {
     if (e.addr.mode !== 'managed') continue;
     const ra = `${e.addr.type}.${e.addr.name}`;
     if (config.resources.has(ra) || orphanBlocks.has(ra)) continue;

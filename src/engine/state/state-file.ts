@@ -366,7 +366,28 @@ export class StateFile {
 
   /** Instance addresses in Terraform's state order. */
   addresses(): string[] {
-    return this.entries().map((e) => e.address);
+    return this.instances().map((e) => e.address);
+  }
+
+  /** Every instance's parsed address and provider, in Terraform's state order (no object copied). */
+  instances(): { address: string; addr: InstanceAddress; provider: string }[] {
+    const out: { address: string; addr: InstanceAddress; provider: string }[] = [];
+    for (const r of this.sortedResources()) {
+      for (const { key } of this.sortedInstances(r)) {
+        const addr: InstanceAddress = { module: r.module, mode: r.mode, type: r.type, name: r.name };
+        if (key !== undefined) addr.key = key;
+        out.push({ address: formatAddress(addr), addr, provider: r.provider });
+      }
+    }
+    return out;
+  }
+
+  /** Whether the instance is a create that did not report back (see InstanceObject.createPending). */
+  isCreatePending(address: string | InstanceAddress): boolean {
+    const a = toAddress(address);
+    return (
+      this.resourcesById.get(resourceId(a))?.instances.get(keyId(a.key))?.inst.obj.createPending === true
+    );
   }
 
   /** Every instance with its parsed address and provider, in Terraform's state order. */

@@ -36,13 +36,19 @@ describe('transport', () => {
   describe('headers and parameters', () => {
     it('sends the token header of the flavor, gzip acceptance, namespace and region, never pretty', async () => {
       srv.handle((_r, res) => json(res, 200, []));
-      await make({ token: SECRET, region: 'eu', namespace: 'team' }).get('/v1/jobs', Any);
+      await make({ token: SECRET, region: 'eu', namespace: 'team', compression: true }).get('/v1/jobs', Any);
       const r = srv.requests[0]!;
       expect(r.headers['x-sched-token']).toBe(SECRET);
       expect(r.headers['accept-encoding']).toBe('gzip');
       expect(r.url.searchParams.get('namespace')).toBe('team');
       expect(r.url.searchParams.get('region')).toBe('eu');
       expect(r.url.searchParams.has('pretty')).toBe(false);
+    });
+
+    it('does not ask a server on this machine to compress (it would only cost CPU at both ends)', async () => {
+      srv.handle((_r, res) => json(res, 200, []));
+      await make().get('/v1/jobs', Any);
+      expect(srv.requests[0]!.headers['accept-encoding']).toBe('identity');
     });
 
     it('uses Authorization: Bearer when asked', async () => {
