@@ -103,7 +103,9 @@ async function measure(
   }
   await Promise.all(registers);
   const achievedRate = opts.jobs / ((performance.now() - started) / 1000);
-  await Promise.race([seen, new Promise((r) => setTimeout(r, 10_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([seen, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+  clearTimeout(timer);
   stream.destroy();
   const lat = [...latencies.values()].sort((a, b) => a - b);
   return {

@@ -130,9 +130,11 @@ export async function benchAgent(opts: { quick?: boolean } = {}): Promise<Figure
     });
     phase('events', t);
   } finally {
+    t = performance.now();
     await pool.close().catch(() => undefined);
     await control.close();
     await agent.stop();
+    phase('stop', t);
   }
   return figures;
 }
