@@ -142,6 +142,7 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
   // Deployments take about 100 ms of real time each (min_healthy_time 5 s at time scale 0.02); ten
   // nodes have room for every allocation (10 MHz and 16 MB each).
   const agent = await startDevAgent({
+    recordRequests: true,
     port: 0,
     registryPort: 0,
     timeScale: 0.02,

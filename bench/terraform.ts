@@ -163,6 +163,7 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
   // figure reports the agent's own mean), so both sides measure their own overhead rather than the
   // agent's clock; ten nodes hold every allocation.
   const agent = await startDevAgent({
+    recordRequests: true,
     port: 0,
     registryPort: 0,
     timeScale: 0.002,

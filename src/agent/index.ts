@@ -30,7 +30,7 @@ export interface DevAgent {
   options: ResolvedDevAgentOptions;
   store: Store;
   scheduler: SchedulerService;
-  /** Every request served, in order (the benchmarks count requests per resource). */
+  /** Every request served, in order, with `recordRequests` (empty without it). */
   requests: RequestCount[];
   stop(): Promise<void>;
 }
@@ -52,6 +52,10 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
   const store = Store.open({ dataDir: options.dataDir, onError: (e) => log(`store: ${String(e)}`) });
   const clock = new Clock(options.timeScale);
   const requests: RequestCount[] = [];
+  const record = options.recordRequests
+    ? (r: Omit<RequestCount, 'finishedAt'>): void =>
+        void requests.push({ ...r, finishedAt: performance.now() })
+    : undefined;
   let schedulerUrl = '';
   let registryUrl = '';
   const scheduler = createSchedulerService({
@@ -80,7 +84,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       authorize: scheduler.authorize,
       onUpgrade: scheduler.upgrade,
       log,
-      onRequest: (r) => requests.push({ ...r, finishedAt: performance.now() }),
+      onRequest: record,
     });
     servers.push(schedServer);
     scheduler.start();
@@ -102,7 +106,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         tokenFromQuery: true,
         authorize: registry.authorize,
         log,
-        onRequest: (r) => requests.push({ ...r, finishedAt: performance.now() }),
+        onRequest: record,
       });
       servers.push(regServer);
       registryUrl = await listen(regServer, options.registryPort, options.bind);

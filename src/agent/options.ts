@@ -30,6 +30,11 @@ export const DevAgentOptionsSchema = z.object({
   timeScale: z.number().positive().default(1),
   acl: z.boolean().default(false),
   bootstrapToken: z.string().optional(),
+  /**
+   * Keep every request served in `DevAgent.requests` (tests and benchmarks count them). Off by default:
+   * a long-running agent would keep them all.
+   */
+  recordRequests: z.boolean().default(false),
   /** Serve the registry too (default); tests of one service may turn it off. */
   registry: z.boolean().default(true),
   log: z.custom<(line: string) => void>((v) => v === undefined || typeof v === 'function').optional(),

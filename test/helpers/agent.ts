@@ -9,7 +9,13 @@ export interface AgentFixture {
 }
 
 export async function startAgent(opts: DevAgentOptions = {}): Promise<AgentFixture> {
-  const agent = await startDevAgent({ port: 0, registryPort: 0, timeScale: 0.01, ...opts });
+  const agent = await startDevAgent({
+    port: 0,
+    registryPort: 0,
+    timeScale: 0.01,
+    recordRequests: true,
+    ...opts,
+  });
   const sched = new SchedClient({ address: agent.schedulerUrl, env: {}, retries: { max: 0 } });
   return {
     agent,
