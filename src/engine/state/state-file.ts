@@ -167,6 +167,8 @@ export class StateFile {
   terraformVersion: string;
   private readonly resourcesById = new Map<string, StoredResource>();
   private readonly outputValues = new Map<string, OutputValue>();
+  /** serialize()'s text of each instance, until it is replaced (instances are never changed in place). */
+  private readonly instanceTexts = new WeakMap<StoredInstance, { key: InstanceKey | undefined; text: string }>();
   private checkResults: unknown = null;
   private extra: Record<string, unknown> = {};
 
@@ -463,7 +465,8 @@ export class StateFile {
       this.resourcesById.set(resourceId(src), sr);
       throw e;
     }
-    this.resourcesById.get(resourceId(dst))!.instances.get(keyId(dst.key))!.inst.extra = inst.inst.extra;
+    const moved = this.resourcesById.get(resourceId(dst))!.instances.get(keyId(dst.key))!;
+    moved.inst = { ...moved.inst, extra: inst.inst.extra };
     return [toText];
   }
 
@@ -495,7 +498,8 @@ export class StateFile {
 
   // ---- serialization ----
 
-  toV4(): StateV4 {
+  /** `instance` stands in for the v4 form of each instance (serialize() puts cached text there). */
+  toV4(instance: (key: InstanceKey | undefined, inst: StoredInstance) => InstanceV4 = instanceToV4): StateV4 {
     const outputs: NonNullable<StateV4['outputs']> = {};
     for (const [name, o] of Object.entries(this.outputs())) {
       outputs[name] = { value: o.value, type: o.type, ...(o.sensitive ? { sensitive: true } : {}) };
@@ -503,7 +507,7 @@ export class StateFile {
     const resources: ResourceV4[] = [];
     for (const r of this.sortedResources()) {
       const instances: InstanceV4[] = [];
-      for (const { key, inst } of this.sortedInstances(r)) instances.push(instanceToV4(key, inst));
+      for (const { key, inst } of this.sortedInstances(r)) instances.push(instance(key, inst));
       instances.push(...r.deposed);
       resources.push({
         ...(r.module ? { module: r.module } : {}),
@@ -530,12 +534,33 @@ export class StateFile {
 
   /** The file's bytes: two-space indented JSON and a final newline, like Terraform writes. */
   serialize(): string {
-    return `${JSON.stringify(this.toV4(), null, 2)}\n`;
+    // Each instance's text is kept until the instance changes, so a write during an apply costs the
+    // changed instances plus joining the rest, not re-encoding every resource (quadratic over a run).
+    const texts: string[] = [];
+    const skeleton = this.toV4((key, inst) => {
+      texts.push(this.instanceText(key, inst));
+      return `${INSTANCE_MARK}${texts.length - 1}` as unknown as InstanceV4;
+    });
+    return `${JSON.stringify(skeleton, null, 2).replace(INSTANCE_MARK_RE, (_m, i: string) => texts[Number(i)]!)}\n`;
+  }
+
+  /** The file text and its fingerprint from one serialization (a write needs both). */
+  snapshot(): { text: string; fingerprint: string } {
+    const text = this.serialize();
+    return { text, fingerprint: withoutSerial(text) };
+  }
+
+  private instanceText(key: InstanceKey | undefined, inst: StoredInstance): string {
+    const hit = this.instanceTexts.get(inst);
+    if (hit && hit.key === key) return hit.text;
+    const text = JSON.stringify(instanceToV4(key, inst), null, 2).replace(/\n/g, `\n${INSTANCE_INDENT}`);
+    this.instanceTexts.set(inst, { key, text });
+    return text;
   }
 
   /** Serialization without the serial: equal fingerprints mean nothing worth a new serial changed. */
   fingerprint(): string {
-    return JSON.stringify({ ...this.toV4(), serial: 0 });
+    return withoutSerial(this.serialize());
   }
 
   private sortedResources(): StoredResource[] {
@@ -545,6 +570,20 @@ export class StateFile {
   private sortedInstances(r: StoredResource): { key: InstanceKey | undefined; inst: StoredInstance }[] {
     return [...r.instances.values()].sort((a, b) => compareKeys(a.key, b.key));
   }
+}
+
+/*
+ * serialize() encodes the state with a marker where each instance goes, then puts the instance's own
+ * text there. The marker carries a per-process nonce, so no value in the state can imitate it.
+ * Instances sit four levels deep in the file (root, resources, resource, instances): 8 spaces.
+ */
+const INSTANCE_MARK = `\u0001instance-${randomUUID()}-`;
+const INSTANCE_MARK_RE = new RegExp(`"${JSON.stringify(INSTANCE_MARK).slice(1, -1).replace(/\\/g, '\\\\')}(\\d+)"`, 'g');
+const INSTANCE_INDENT = ' '.repeat(8);
+
+/** The state text without its serial line: equal fingerprints mean nothing worth a new serial changed. */
+function withoutSerial(text: string): string {
+  return text.replace(/^ {2}"serial": \d+,\n/m, '');
 }
 
 function instanceToV4(key: InstanceKey | undefined, inst: StoredInstance): InstanceV4 {

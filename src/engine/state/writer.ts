@@ -129,14 +129,17 @@ export class StateWriter {
   private async writeNow(): Promise<void> {
     // Temp files of writers killed earlier would pile up; clear them once, before the first write.
     if (!this.backedUp) await removeStaleTemps(this.path);
-    const fp = this.state.fingerprint();
-    if (fp === this.persisted) return;
     const serial = this.state.serial;
     this.state.serial = serial + 1;
+    const { text, fingerprint: fp } = this.state.snapshot();
+    if (fp === this.persisted) {
+      this.state.serial = serial;
+      return;
+    }
     try {
       const backup =
         this.opts.backupPath === false ? undefined : (this.opts.backupPath ?? `${this.path}.backup`);
-      await writeFileAtomic(this.path, this.state.serialize(), {
+      await writeFileAtomic(this.path, text, {
         ...(backup && !this.backedUp ? { backupPath: backup } : {}),
       });
     } catch (e) {

@@ -270,6 +270,28 @@ describe('StateFile', () => {
     expect(s.fingerprint()).not.toBe(fp);
   });
 
+  it('serializes exactly as a whole-document encoding would, before and after changes to single instances', () => {
+    const s = StateFile.parse(TERRAFORM_WRITTEN);
+    const whole = (): string => `${JSON.stringify(s.toV4(), null, 2)}\n`;
+    expect(s.serialize()).toBe(whole());
+    const web = s.get('sched_job.web')!;
+    s.set('sched_job.web', { ...web, attributes: { ...web.attributes, version: 9, note: 'a\nb "quoted"' } });
+    expect(s.serialize()).toBe(whole());
+    expect(s.serialize()).toContain('"version": 9');
+    s.move('reg_namespace.team["a"]', 'reg_namespace.other');
+    s.remove('reg_namespace.team["b"]');
+    expect(s.serialize()).toBe(whole());
+    expect(StateFile.parse(s.serialize()).get('sched_job.web')!.attributes.note).toBe('a\nb "quoted"');
+  });
+
+  it('cannot be fooled by a value that looks like its internal instance marker', () => {
+    const s = StateFile.parse(TERRAFORM_WRITTEN);
+    s.setOutput('tricky', '\u0001instance-0');
+    const round = StateFile.parse(s.serialize());
+    expect(round.getOutput('tricky')!.value).toBe('\u0001instance-0');
+    expect(s.serialize()).toBe(`${JSON.stringify(s.toV4(), null, 2)}\n`);
+  });
+
   it('reads a state written to disk by serialize()', async () => {
     const p = join(dir, 'x.tfstate');
     await writeFile(p, TERRAFORM_WRITTEN);
