@@ -188,12 +188,13 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     ),
   });
 
-  const persist = async (ip: InstancePlan, next: State | null): Promise<void> => {
-    await writer.update((s) => {
-      if (next === null) s.remove(ip.address);
-      else s.set(ip.address, objectOf(ip, next), providerOf(ip));
-    });
+  const record = (ip: InstancePlan, next: State | null) => (s: StateFile) => {
+    if (next === null) s.remove(ip.address);
+    else s.set(ip.address, objectOf(ip, next), providerOf(ip));
   };
+  const persist = (ip: InstancePlan, next: State | null): Promise<void> => writer.update(record(ip, next));
+  /** For a resource that finished: in the state now, on disk shortly (see StateWriter.updateSoon). */
+  const persistSoon = (ip: InstancePlan, next: State | null): void => writer.updateSoon(record(ip, next));
 
   /** Replaces whose destroy half is done and whose create half is not (yet). */
   const halfReplaced = new Set<string>();
@@ -254,10 +255,10 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
         next = await handler.apply(change, ctx);
       }
     } catch (err) {
-      if (err instanceof ResourceApplyError) await persist(ip, err.state);
+      if (err instanceof ResourceApplyError) persistSoon(ip, err.state);
       throw err;
     }
-    await persist({ ...ip, change }, next);
+    persistSoon({ ...ip, change }, next);
     if (next) book.set(ip.resourceAddress, ip.key, next);
     else book.delete(ip.resourceAddress, ip.key);
     if (block && next) {

@@ -6,6 +6,12 @@
  *
  * The file being replaced by the first write of a writer is kept as `<path>.backup`, as Terraform's
  * local backend keeps the state from before the run.
+ *
+ * An apply records finished resources with `updateSoon`: the change is in memory at once and on disk
+ * within a pause of about nine times the last write's duration, so writing a large state stays near a
+ * tenth of the run instead of growing with every resource (each write encodes the whole file). What a
+ * kill in that pause loses is recovered: creates are in the pending journal, and the next refresh sees
+ * what updates and deletes did.
  */
 import { removeStaleTemps, writeFileAtomic } from './atomic';
 import { appendPending, removePending } from './pending';
@@ -38,12 +44,20 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** Writes pause for this many times the last write's duration, up to MAX_PAUSE_MS. */
+const PAUSE_FACTOR = 9;
+const MAX_PAUSE_MS = 2_000;
+
 export class StateWriter {
   private persisted: string;
   private inFlight: Promise<void> = Promise.resolve();
   private queued: Deferred | null = null;
   private backedUp = false;
   private writes = 0;
+  private lastWriteMs = 0;
+  private lastWriteEnd = 0;
+  /** A failed paced write, reported by the next call that can throw. */
+  private failure: { error: unknown } | undefined;
 
   /** `state` must be what is on disk at `path` now (as loaded), so an unchanged state is not rewritten. */
   constructor(
@@ -61,8 +75,26 @@ export class StateWriter {
 
   /** Changes the state and persists it; resolves when a write containing the change is on disk. */
   update(mutate: (state: StateFile) => void): Promise<void> {
+    this.throwIfFailed();
     mutate(this.state);
     return this.persist();
+  }
+
+  /**
+   * Changes the state now and writes it after the pause (see above) without waiting for it; a write
+   * that fails is reported by the next update, recordPending or settle.
+   */
+  updateSoon(mutate: (state: StateFile) => void): void {
+    // Never throws: the change happened on the cluster, so it belongs in the state in memory whatever
+    // the disk does; a failed write stops the next create (recordPending) and fails the settle.
+    mutate(this.state);
+    this.persist(true).catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
   }
 
   setInstance(
@@ -84,6 +116,7 @@ export class StateWriter {
    * the pending journal at once, without writing the whole state. Resolves once the line is on disk.
    */
   async recordPending(address: string, obj: InstanceObject, opts: { provider?: string } = {}): Promise<void> {
+    this.throwIfFailed();
     this.state.set(address, { ...obj, createPending: true }, opts);
     await appendPending(this.path, {
       address,
@@ -99,17 +132,26 @@ export class StateWriter {
   async settle(): Promise<void> {
     await this.persist();
     await this.flush();
+    this.throwIfFailed();
     if (this.state.fingerprint() === this.persisted) await removePending(this.path);
   }
 
-  /** Writes the current state if it differs from what was last written. */
-  persist(): Promise<void> {
+  /**
+   * Writes the current state if it differs from what was last written; `paced`: not before the pause
+   * after the last write (changes made meanwhile join this write).
+   */
+  persist(paced = false): Promise<void> {
     if (this.queued) return this.queued.promise;
     const d = deferred();
     this.queued = d;
     const previous = this.inFlight;
     this.inFlight = (async () => {
       await previous.catch(() => undefined);
+      if (paced) {
+        const wait =
+          this.lastWriteEnd + Math.min(MAX_PAUSE_MS, PAUSE_FACTOR * this.lastWriteMs) - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       this.queued = null;
       try {
         await this.writeNow();
@@ -129,6 +171,7 @@ export class StateWriter {
   private async writeNow(): Promise<void> {
     // Temp files of writers killed earlier would pile up; clear them once, before the first write.
     if (!this.backedUp) await removeStaleTemps(this.path);
+    const started = performance.now();
     const serial = this.state.serial;
     this.state.serial = serial + 1;
     const { text, fingerprint: fp } = this.state.snapshot();
@@ -149,5 +192,7 @@ export class StateWriter {
     this.backedUp = true;
     this.persisted = fp;
     this.writes++;
+    this.lastWriteEnd = performance.now();
+    this.lastWriteMs = this.lastWriteEnd - started;
   }
 }

@@ -54,6 +54,26 @@ describe('StateWriter', () => {
     expect(seen).toHaveLength(20);
   });
 
+  it('updateSoon: the change is in memory at once and on disk after a pause, many changes in few writes', async () => {
+    const w = new StateWriter(path, await StateFile.load(path));
+    await w.setInstance('sched_job.first', obj('first')); // gives the pause a measured write
+    for (let i = 0; i < 50; i++) w.updateSoon((s) => s.set(`sched_job.web[${i}]`, obj(`w${i}`)));
+    expect(w.state.has('sched_job.web[49]')).toBe(true);
+    await w.settle();
+    const disk = StateFile.parse(await readFile(path, 'utf8'));
+    expect(disk.addresses()).toHaveLength(51);
+    expect(w.writeCount).toBeLessThan(10);
+  });
+
+  it('updateSoon: a write that fails is reported by the next create start and by settle', async () => {
+    const w = new StateWriter(join(dir, 'missing-dir', 'terraform.tfstate'), StateFile.empty());
+    w.updateSoon((s) => s.set('sched_job.a', obj('a')));
+    expect(w.state.has('sched_job.a')).toBe(true);
+    await w.flush();
+    await expect(w.recordPending('sched_job.b', obj('b'))).rejects.toThrow(/ENOENT/);
+    await expect(w.settle()).rejects.toThrow(/ENOENT/);
+  });
+
   it('keeps the state from before the run as .backup and does not overwrite it during the run', async () => {
     const first = await StateFile.load(path);
     const w1 = new StateWriter(path, first);
