@@ -14,7 +14,7 @@ export interface StackSession {
   /** The state, with the creates an unfinished run journaled (see state/pending.ts). */
   state: StateFile;
   /** What a StateWriter for `state` starts from: the file as read. */
-  persistedFingerprint: string;
+  persistedFingerprint: string | undefined;
   providers: ProviderSet;
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export async function openStack(
     });
   }
   let state: StateFile;
-  let persistedFingerprint: string;
+  let persistedFingerprint: string | undefined;
   try {
     ({ state, persistedFingerprint } = await loadStateWithPending(loaded.statePath));
   } catch (e) {

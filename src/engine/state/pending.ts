@@ -89,14 +89,18 @@ export function mergePending(state: StateFile, lines: PendingLine[]): string[] {
 
 export interface LoadedState {
   state: StateFile;
-  /** Fingerprint of the file as read (before merging the journal), for a StateWriter. */
-  persistedFingerprint: string;
+  /**
+   * Fingerprint of the file as read, for a StateWriter, when the journal added to it; undefined when
+   * the state is the file as read (encoding a large state only to compare it costs a plan memory).
+   */
+  persistedFingerprint: string | undefined;
 }
 
 /** Loads a state with the creates an unfinished run left in its journal. */
 export async function loadStateWithPending(statePath: string): Promise<LoadedState> {
   const state = await StateFile.load(statePath);
-  const persistedFingerprint = state.fingerprint();
-  mergePending(state, await readPending(statePath));
+  const lines = await readPending(statePath);
+  const persistedFingerprint = lines.length > 0 ? state.fingerprint() : undefined;
+  mergePending(state, lines);
   return { state, persistedFingerprint };
 }

@@ -168,7 +168,10 @@ export class StateFile {
   private readonly resourcesById = new Map<string, StoredResource>();
   private readonly outputValues = new Map<string, OutputValue>();
   /** serialize()'s text of each instance, until it is replaced (instances are never changed in place). */
-  private readonly instanceTexts = new WeakMap<StoredInstance, { key: InstanceKey | undefined; text: string }>();
+  private readonly instanceTexts = new WeakMap<
+    StoredInstance,
+    { key: InstanceKey | undefined; text: string }
+  >();
   private checkResults: unknown = null;
   private extra: Record<string, unknown> = {};
 
@@ -553,7 +556,8 @@ export class StateFile {
   private instanceText(key: InstanceKey | undefined, inst: StoredInstance): string {
     const hit = this.instanceTexts.get(inst);
     if (hit && hit.key === key) return hit.text;
-    const text = JSON.stringify(instanceToV4(key, inst), null, 2).replace(/\n/g, `\n${INSTANCE_INDENT}`);
+    // split/join gives one flat string; a regex replace would keep a rope of slices of the original.
+    const text = JSON.stringify(instanceToV4(key, inst), null, 2).split('\n').join(`\n${INSTANCE_INDENT}`);
     this.instanceTexts.set(inst, { key, text });
     return text;
   }
@@ -578,7 +582,10 @@ export class StateFile {
  * Instances sit four levels deep in the file (root, resources, resource, instances): 8 spaces.
  */
 const INSTANCE_MARK = `\u0001instance-${randomUUID()}-`;
-const INSTANCE_MARK_RE = new RegExp(`"${JSON.stringify(INSTANCE_MARK).slice(1, -1).replace(/\\/g, '\\\\')}(\\d+)"`, 'g');
+const INSTANCE_MARK_RE = new RegExp(
+  `"${JSON.stringify(INSTANCE_MARK).slice(1, -1).replace(/\\/g, '\\\\')}(\\d+)"`,
+  'g',
+);
 const INSTANCE_INDENT = ' '.repeat(8);
 
 /** The state text without its serial line: equal fingerprints mean nothing worth a new serial changed. */
