@@ -1,8 +1,9 @@
 /**
  * The engine end to end, measured in one run against the dev agent (`node dist/bench/engine.js
  * [--quick] [--jobs=N] [--big=N]`):
- *   - deploy of N new service jobs (N = 1,000; --quick 200) at parallelism 10: wall time against the
- *     sum of the agent's own deployment durations (CreateTime to the successful ModifyTime);
+ *   - deploy of 200 new service jobs at parallelism 10: wall time against the sum of the agent's own
+ *     deployment durations (CreateTime to the successful ModifyTime); then the rest of the N jobs
+ *     (N = 1,000; --quick 200) in a second deploy beside the first 200, unchanged;
  *   - plan of the N unchanged jobs at parallelism 10 (three times, the median reported): wall time,
  *     the share of it with no request in flight at the agent, and the requests each job cost (counted
  *     by the agent);
@@ -39,6 +40,8 @@ import { fmt, printFigures, type Figure } from './lib';
 
 const PARALLELISM = 10;
 const PLAN_RUNS = 3;
+/** New jobs in the deploy figure (the issue's 200); the rest of the stack follows in a second deploy. */
+const DEPLOY_FIRST = 200;
 
 interface DeploymentTimes {
   count: number;
@@ -156,28 +159,48 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
     const dir = mkdtempSync(join(root, 'stack-'));
     const jobs = benchJobs(n, 'service');
     const ids = new Set(jobs.map((j) => j.id));
-    const project = writeProject(dir, jobs);
 
-    log(`engine bench: deploying ${n} service jobs`);
-    const deploy = await runEngine(agent, project, ['deploy', '--auto-approve', ...par]);
-    const dep = await deploymentTimes(pool, ids, deploy.requests);
-    if (dep.count !== n) throw new Error(`expected ${n} successful deployments, found ${dep.count}`);
-    const writes = deploy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/jobs');
-    const at = (r: RequestCount | undefined): string => s((r?.finishedAt ?? NaN) - deploy.startedAt);
-    const ratio = deploy.wallMs / dep.sumMs;
-    figures.push({
-      name: `deploy ${n} new jobs: wall / sum of the agent's deployment times`,
-      value: fmt(ratio, 3),
-      target: '< 1.1',
-      pass: ratio < 1.1,
-      comparison: `wall ${s(deploy.wallMs)}, deployments ${fmt(dep.sumMs / 1000, 1)} s in all (${fmt(dep.sumMs / n, 0)} ms each), parallelism ${PARALLELISM}`,
-    });
-    const slots = deploy.wallMs / (dep.sumMs / PARALLELISM);
-    figures.push({
-      name: `deploy ${n} new jobs: wall / (that sum / ${PARALLELISM} slots)`,
-      value: fmt(slots, 2),
-      comparison: `first request at ${at(deploy.requests[0])}, first registration at ${at(writes[0])}, last at ${at(writes[writes.length - 1])}; per job: registration to deployment ${fmt(dep.beforeMs, 0)} ms, deployment success to last request ${fmt(dep.afterMs, 0)} ms; ${cpuOf(deploy)}; ${fmt(deploy.requests.length / n, 1)} requests per job`,
-    });
+    // The issue's deploy figure is for 200 new jobs; the rest of the N join them in a second deploy
+    // (an incremental one: the first 200 are planned unchanged beside the new ones).
+    const first = Math.min(DEPLOY_FIRST, n);
+    const deploys: Array<{ jobs: BenchJob[]; label: string }> = [
+      { jobs: jobs.slice(0, first), label: `deploy ${first} new jobs` },
+      ...(n > first
+        ? [{ jobs: jobs.slice(first), label: `deploy ${n - first} more beside ${first} unchanged` }]
+        : []),
+    ];
+    let project = writeProject(dir, []);
+    for (const [i, d] of deploys.entries()) {
+      project = writeProject(
+        dir,
+        jobs.slice(
+          0,
+          deploys.slice(0, i + 1).reduce((k, x) => k + x.jobs.length, 0),
+        ),
+      );
+      log(`engine bench: ${d.label}`);
+      const deploy = await runEngine(agent, project, ['deploy', '--auto-approve', ...par]);
+      const ids = new Set(d.jobs.map((j) => j.id));
+      const count = d.jobs.length;
+      const dep = await deploymentTimes(pool, ids, deploy.requests);
+      if (dep.count !== count)
+        throw new Error(`expected ${count} successful deployments, found ${dep.count}`);
+      const writes = deploy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/jobs');
+      const at = (r: RequestCount | undefined): string => s((r?.finishedAt ?? NaN) - deploy.startedAt);
+      const ratio = deploy.wallMs / dep.sumMs;
+      figures.push({
+        name: `${d.label}: wall / sum of the agent's deployment times`,
+        value: fmt(ratio, 3),
+        ...(i === 0 ? { target: '< 1.1', pass: ratio < 1.1 } : {}),
+        comparison: `wall ${s(deploy.wallMs)}, deployments ${fmt(dep.sumMs / 1000, 1)} s in all (${fmt(dep.sumMs / count, 0)} ms each), parallelism ${PARALLELISM}`,
+      });
+      const slots = deploy.wallMs / (dep.sumMs / PARALLELISM);
+      figures.push({
+        name: `${d.label}: wall / (that sum / ${PARALLELISM} slots)`,
+        value: fmt(slots, 2),
+        comparison: `first request at ${at(deploy.requests[0])}, first registration at ${at(writes[0])}, last at ${at(writes[writes.length - 1])}; per job: registration to deployment ${fmt(dep.beforeMs, 0)} ms, deployment success to last request ${fmt(dep.afterMs, 0)} ms; ${cpuOf(deploy)}; ${fmt(deploy.requests.length / count, 1)} requests per new job`,
+      });
+    }
 
     // Three plans, the median one reported: a single run on a shared two-core machine varies by a
     // second either way.
