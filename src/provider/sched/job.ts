@@ -44,6 +44,16 @@ function jobspecOf(job: Job): string {
   return JSON.stringify(copy, null, 2);
 }
 
+function refreshKey(state: State): string {
+  return JSON.stringify([
+    state['id'],
+    state['namespace'],
+    state['version'],
+    state['job_modify_index'],
+    state['status'],
+  ]);
+}
+
 export class SchedJobHandler implements ResourceHandler {
   readonly typeName = 'sched_job';
   readonly description = JOB_DESCRIPTION;
@@ -52,10 +62,11 @@ export class SchedJobHandler implements ResourceHandler {
 
   /**
    * What each state read() returned was read from, so the plan that follows a refresh compares with it
-   * instead of reading the job a second time. Keyed by the very object: a state that was copied, saved
-   * or decoded since is simply read again.
+   * instead of reading the job a second time. Keyed by what the read put in the state (job, version,
+   * modify index, status), not by the object, because the Terraform plugin hands the plan a decoded
+   * copy; taken once, by the next plan of that state.
    */
-  private readonly refreshed = new WeakMap<State, RemoteJob>();
+  private readonly refreshed = new Map<string, RemoteJob>();
 
   constructor(private readonly ctx: SchedProviderContext) {}
 
@@ -69,7 +80,7 @@ export class SchedJobHandler implements ResourceHandler {
       req.prior,
       req.config,
       req.config ? this.validate(req.config) : [],
-      req.prior ? this.refreshed.get(req.prior) : undefined,
+      req.prior ? this.takeRefreshed(req.prior) : undefined,
     );
   }
 
@@ -83,8 +94,15 @@ export class SchedJobHandler implements ResourceHandler {
     const remote = await fetchRemote(this.ctx, ref, { prior: state });
     if (!remote) return null;
     const next = { ...state, ...computedAttributes(remote) };
-    this.refreshed.set(next, remote);
+    this.refreshed.set(refreshKey(next), remote);
     return next;
+  }
+
+  private takeRefreshed(prior: State): RemoteJob | undefined {
+    const key = refreshKey(prior);
+    const remote = this.refreshed.get(key);
+    this.refreshed.delete(key);
+    return remote;
   }
 
   async import(id: string): Promise<State> {

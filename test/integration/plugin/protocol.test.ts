@@ -360,6 +360,21 @@ describe('tfplugin6 over gRPC (scheduler provider)', () => {
     expect(after.Stop).toBe(true);
   });
 
+  it('refreshes and plans an unchanged job with one request to the agent, as the engine does', async () => {
+    const t = types['sched_job']!;
+    const config: Obj = { jobspec: JSON.stringify(mockJob('proto-once', { count: 1, update: rolling() })) };
+    const applied = await apply('sched_job', null, await plan('sched_job', null, config), config);
+    const state = fromDv(applied['new_state'], t) as Obj;
+    const before = f.agent.requests.length;
+    const read = await client.call('ReadResource', { type_name: 'sched_job', current_state: dv(state, t) });
+    const refreshed = fromDv(read['new_state'], t) as Obj;
+    const noop = await plan('sched_job', refreshed, config);
+    expect(fromDv(noop['planned_state'], t)).toEqual(refreshed);
+    expect(f.agent.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v1/job/proto-once',
+    ]);
+  });
+
   it('reports placement failures as errors, or as warnings when told to', async () => {
     const huge = JSON.stringify(mockJob('proto-huge', { cpu: 1_000_000 }));
     const strict = await plan('sched_job', null, { jobspec: huge });
