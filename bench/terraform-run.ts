@@ -5,24 +5,12 @@
  * written by a tiny preload the mirror's launchers pass to Node.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeMirror, type PluginName } from '../src/plugin/mirror';
+import { offlineTerraformEnv } from '../src/plugin/terraform-env';
 
-/** The terraform executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, 'terraform');
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
+export { findTerraform } from '../src/plugin/terraform-env';
 
 export type PluginEntries = Record<PluginName, string>;
 
@@ -146,23 +134,11 @@ export function terraformWorkspace(opts: WorkspaceOptions): TerraformWorkspace {
   });
   const cliConfig = join(opts.root, 'cli.tfrc');
   writeFileSync(cliConfig, mirror.cliConfig);
-  // Terraform stays offline and away from the user's configuration; none of our own variables leak in
-  // except the addresses given.
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('TF_') && !/^(SCHED|REG|NOMAD|CONSUL)_/.test(e[0]),
-    ),
-  );
-  const env: Record<string, string> = {
-    ...inherited,
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    TF_CLI_CONFIG_FILE: cliConfig,
-    TF_DATA_DIR: join(opts.root, 'tf-data'),
-    ...opts.env,
-  };
+  const env = offlineTerraformEnv({
+    cliConfigFile: cliConfig,
+    dataDir: join(opts.root, 'tf-data'),
+    ...(opts.env ? { extra: opts.env } : {}),
+  });
   let runs = 0;
   const run = (args: string[], codes = [0]): Promise<TerraformRun> => {
     const log = join(opts.root, `plugins-${++runs}.jsonl`);

@@ -9,21 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeMirror } from '../../../src/plugin/mirror';
+import { findTerraform, offlineTerraformEnv } from '../../../src/plugin/terraform-env';
 import { compilePlugin } from '../../integration/plugin/helpers/compile';
 
-/** The terraform executable on PATH, or undefined. */
-export function findTerraform(): string | undefined {
-  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-    const p = path.join(dir, 'terraform');
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export { findTerraform };
 
 export function terraformVersion(bin: string): string {
   const env = { ...process.env, CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: '/dev/null' };
@@ -59,21 +48,11 @@ export function createWorkspace(bin: string): Workspace {
   const mirror = writeMirror({ dir: path.join(root, 'mirror'), entries });
   const cliConfig = path.join(root, 'cli.tfrc');
   fs.writeFileSync(cliConfig, mirror.cliConfig);
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('TF_') && !/^(SCHED|REG|NOMAD|CONSUL)_/.test(e[0]),
-    ),
-  );
-  const env: Record<string, string> = {
-    ...inherited,
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    TF_CLI_CONFIG_FILE: cliConfig,
-    TF_DATA_DIR: path.join(root, 'tf-data'),
-    TF_PLUGIN_CACHE_DIR: cache,
-  };
+  const env = offlineTerraformEnv({
+    cliConfigFile: cliConfig,
+    dataDir: path.join(root, 'tf-data'),
+    extra: { TF_PLUGIN_CACHE_DIR: cache },
+  });
   const run = (args: string[], codes = [0]): Promise<TfResult> =>
     new Promise((resolve, reject) => {
       const child = spawn(bin, [...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
