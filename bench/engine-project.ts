@@ -18,6 +18,8 @@ export interface BenchJob {
   kind: JobKind;
   /** Bumped to change a job's spec (goes to the job's Meta). */
   revision: number;
+  /** How the jobspec is written (default JSON; HCL2 is parsed by the cluster). */
+  format?: 'json' | 'hcl2';
 }
 
 export function benchJobs(n: number, kind: JobKind, prefix = 'bench'): BenchJob[] {
@@ -68,6 +70,37 @@ export function jobSpec(j: BenchJob): Record<string, unknown> {
   };
 }
 
+/** The same service job as jobSpec() gives, written as an HCL2 jobspec. */
+export function hclSpec(j: BenchJob): string {
+  if (j.kind !== 'service') throw new Error('only service jobs are written as HCL2 here');
+  return `job "${j.id}" {
+  datacenters = ["dc1"]
+  type        = "service"
+  meta {
+    revision = "${j.revision}"
+  }
+  update {
+    max_parallel      = 1
+    health_check      = "task_states"
+    min_healthy_time  = "5s"
+    healthy_deadline  = "1m"
+    progress_deadline = "2m"
+  }
+  group "app" {
+    count = 1
+    task "main" {
+      driver = "mock"
+      config {}
+      resources {
+        cpu    = 10
+        memory = 16
+      }
+    }
+  }
+}
+`;
+}
+
 /** JSON with sorted keys, as the constructs render a jobspec. */
 export function canonicalJson(v: unknown): string {
   return JSON.stringify(sortKeys(v));
@@ -94,7 +127,7 @@ export function stackJson(jobs: BenchJob[], statePath: string): Record<string, u
   for (const j of jobs) {
     resources[j.name] = {
       '//': { metadata: { path: `${STACK}/${j.name}`, uniqueId: j.name } },
-      jobspec: canonicalJson(jobSpec(j)),
+      jobspec: j.format === 'hcl2' ? hclSpec(j) : canonicalJson(jobSpec(j)),
     };
   }
   return {
