@@ -1,6 +1,6 @@
 /**
- * What the CLI tests met in the sched_job handler (src/provider/sched/job), not in the engine: each
- * test is skipped until the handler changes, and says what it expects.
+ * What the CLI tests met in the sched_job handler (src/provider/sched/job), not in the engine. A test
+ * still skipped is a gap that remains, and says what it expects.
  */
 import { appendPending } from '../../../src/engine/state';
 import type { Job } from '../../../src/api/sched/schemas';
@@ -24,11 +24,10 @@ const failing = {
 };
 
 // A create that a kill interrupted is adopted from the cluster on the next deploy (the engine's
-// pending journal). planJob (job/plan.ts) then sees the same spec and the same jobspec text and plans
-// a no-op, although the job's deployment failed after the kill: the deploy says "No changes" and
-// exits 0. Expected: the rollout of the adopted version is checked (as it is for a changed text,
-// rolloutSettled) and a failed one is registered and waited for again, so the deploy fails.
-test.skip('an adopted job whose rollout failed after the kill is not reported as done', async () => {
+// pending journal). Its spec and jobspec text are the configured ones, but its deployment failed after
+// the kill: the plan sees the failed deployment the refresh recorded, registers the spec again and
+// waits, so the deploy fails instead of saying "No changes".
+test('an adopted job whose rollout failed after the kill is not reported as done', async () => {
   const spec = jobspec('adopted', failing);
   p.writeStack(
     'app',

@@ -332,9 +332,12 @@ export async function planJob(
   const textChanged = prior['jobspec'] !== text || !sameStringMap(prior['hcl2_vars'], vars);
   const rerun = input.settings.rerunIfDead && remote.Status === 'dead' && !differs;
   let register = differs || rerun;
-  if (!register && textChanged) {
-    // Same spec as the cluster's, new text: a reformat or an import needs no registration, but a spec
-    // whose rollout failed (the last apply failed) is registered and waited for again.
+  // Same spec as the cluster's: a reformat or an import needs no registration, but a spec whose
+  // rollout failed is registered and waited for again. The last apply failing shows as new text (its
+  // state keeps the spec applied before); a create adopted after a kill, whose rollout failed after
+  // the kill, shows as the failed deployment its refresh recorded.
+  const failedBefore = !register && !textChanged && prior['deployment_status'] === 'failed';
+  if (!register && (textChanged || failedBefore)) {
     try {
       register = !(await rolloutSettled(ctx, ref, remote, known));
     } catch (e) {
@@ -366,6 +369,15 @@ export async function planJob(
         SPEC_PATH,
         `Job "${ref.id}" was changed outside of this configuration`,
         `the cluster's copy differs at ${specDifferences(applied, remote).join(', ')}; the plan restores the configured spec`,
+      ),
+    );
+  }
+  if (failedBefore) {
+    diagnostics.push(
+      warningAt(
+        SPEC_PATH,
+        `The rollout of job "${ref.id}" version ${remote.Version ?? 0} failed`,
+        'the plan registers the same spec again and waits for its deployment',
       ),
     );
   }
