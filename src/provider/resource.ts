@@ -76,7 +76,17 @@ export interface ResourceHandler<C extends Config = Config, S extends State = St
   /** Schema version of the state, for upgrades. */
   readonly version: number;
   validate(config: C): Diagnostic[];
-  plan(req: { prior: S | null; config: C | null }): Promise<PlannedChange>;
+  /**
+   * `replacing`: this plans the create half of a replacement the engine decided on (e.g.
+   * replace_triggered_by), of the object in `replacing.prior`; `destroyFirst` when its destroy runs
+   * before the create (false with create_before_destroy). A handler whose new object takes the old
+   * one's identity needs to know; the others ignore it.
+   */
+  plan(req: {
+    prior: S | null;
+    config: C | null;
+    replacing?: { prior: S; destroyFirst: boolean };
+  }): Promise<PlannedChange>;
   apply(change: PlannedChange, ctx?: ApplyContext): Promise<S | null>;
   read(state: S): Promise<S | null>;
   import(id: string): Promise<S>;

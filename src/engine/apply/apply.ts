@@ -225,7 +225,15 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       const cfg = evaluateResourceConfig(block, s, inst);
       if (containsUnknown(cfg))
         throw new Error(`${ip.address}: configuration still has unknown values at apply time`);
-      const replanned = await handler.plan({ prior: change.prior, config: cfg });
+      const replacing =
+        part === 'create' && ip.change.prior
+          ? { prior: ip.change.prior, destroyFirst: !ip.createBeforeDestroy }
+          : undefined;
+      const replanned = await handler.plan({
+        prior: change.prior,
+        config: cfg,
+        ...(replacing ? { replacing } : {}),
+      });
       const err = replanned.diagnostics.find((d) => d.severity === 'error');
       if (err) throw new Error(`${err.summary}${err.detail ? `: ${err.detail}` : ''}`);
       change =

@@ -372,7 +372,11 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
             const triggered = triggerFired(r);
             if (triggered) {
               byTrigger = true;
-              const fresh = await handler.plan({ prior: null, config: cfg });
+              const fresh = await handler.plan({
+                prior: null,
+                config: cfg,
+                replacing: { prior, destroyFirst: !r.lifecycle.createBeforeDestroy },
+              });
               change = { ...fresh, action: 'replace', prior, replacePaths: [] };
             }
           }

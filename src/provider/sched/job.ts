@@ -74,13 +74,18 @@ export class SchedJobHandler implements ResourceHandler {
     return validateJobConfig(config);
   }
 
-  plan(req: { prior: State | null; config: Config | null }): Promise<PlannedChange> {
+  plan(req: {
+    prior: State | null;
+    config: Config | null;
+    replacing?: { prior: State; destroyFirst: boolean };
+  }): Promise<PlannedChange> {
     return planJob(
       this.ctx,
       req.prior,
       req.config,
       req.config ? this.validate(req.config) : [],
       req.prior ? this.takeRefreshed(req.prior) : undefined,
+      req.replacing,
     );
   }
 

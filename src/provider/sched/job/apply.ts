@@ -4,7 +4,7 @@
  * version, or the version auto_revert restored) but never the new spec as applied.
  */
 import { formatDuration } from '../../../api/duration';
-import { ConflictError, ValidationError } from '../../../api/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../api/errors';
 import type { Deployment, Job, JobSubmission } from '../../../api/sched/schemas';
 import type { ApplyContext, PlannedChange, State } from '../../resource';
 import { ResourceApplyError } from '../../common/errors';
@@ -52,6 +52,28 @@ export async function destroyFromState(
     throw e;
   } finally {
     dl.dispose();
+  }
+}
+
+/** The modify index of the stopped job a same-ID replacement registers over (0: it was purged). */
+async function stoppedJobIndex(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  signal: AbortSignal,
+  prior: State | null,
+): Promise<number> {
+  try {
+    const { value: current } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace, signal });
+    if (current.Stop !== true) {
+      throw new ResourceApplyError(
+        `job ${ref.id} is running again although its replacement stopped it: someone registered it in between; plan again`,
+        prior,
+      );
+    }
+    return current.JobModifyIndex ?? 0;
+  } catch (e) {
+    if (e instanceof NotFoundError) return 0;
+    throw e;
   }
 }
 
@@ -132,6 +154,10 @@ async function registerAndWait(
         await destroyFromState(ctx, prior, apply);
       }
       enforceIndex = 0;
+    }
+    if (priv.afterStop) {
+      // The destroy half stopped the job (or purged it): register over the stopped job only.
+      enforceIndex = await stoppedJobIndex(ctx, ref, dl.signal, prior);
     }
     if (priv.rerun) {
       const { value: current } = await ctx.client.jobs.read(ref.id, {

@@ -28,6 +28,11 @@ export const JobPrivateSchema = z.object({
   jobModifyIndex: z.number(),
   /** Purge the dead job and register it again, so it runs again. */
   rerun: z.boolean().optional(),
+  /**
+   * The create half of a replacement that keeps the job's ID: the destroy half stops the job first,
+   * and the registration then checks-and-sets on the stopped job's index.
+   */
+  afterStop: z.boolean().optional(),
 });
 export type JobPrivate = z.infer<typeof JobPrivateSchema>;
 
@@ -88,6 +93,8 @@ interface PlanInput {
   config: Config;
   settings: JobSettings;
   diagnostics: Diagnostic[];
+  /** See ResourceHandler.plan. */
+  replacing?: { prior: State; destroyFirst: boolean };
 }
 
 /** Diagnostics for an error from the cluster, without ever quoting a secret. */
@@ -161,7 +168,22 @@ async function planRegistration(
     throw e;
   }
   const index = resp.JobModifyIndex ?? 0;
-  if (extra.creating && index > 0) {
+  const replaced = input.replacing ? refOf(input.replacing.prior) : undefined;
+  const inPlace =
+    extra.creating &&
+    index > 0 &&
+    replaced?.id === job.ID &&
+    replaced?.namespace === (job.Namespace ?? 'default');
+  if (inPlace && !input.replacing!.destroyFirst) {
+    return failed(input, [
+      errorAt(
+        SPEC_PATH,
+        `Job "${job.ID}" cannot be replaced before it is destroyed`,
+        'create_before_destroy needs the new job to have another ID (the scheduler has one job per ID); drop create_before_destroy or change the ID',
+      ),
+    ]);
+  }
+  if (extra.creating && index > 0 && !inPlace) {
     return failed(input, [
       errorAt(
         SPEC_PATH,
@@ -194,6 +216,7 @@ async function planRegistration(
       job,
       jobModifyIndex: extra.creating ? 0 : index,
       ...(extra.rerun ? { rerun: true } : {}),
+      ...(inPlace ? { afterStop: true } : {}),
     } satisfies JobPrivate,
     annotations: { scheduler: annotations(resp) },
     diagnostics,
@@ -245,13 +268,21 @@ export async function planJob(
   config: Config | null,
   validation: Diagnostic[],
   refreshed?: RemoteJob,
+  replacing?: { prior: State; destroyFirst: boolean },
 ): Promise<PlannedChange> {
   if (config === null) {
     return prior
       ? { action: 'delete', prior, planned: null, diagnostics: [] }
       : { action: 'noop', prior: null, planned: null, diagnostics: [] };
   }
-  const input: PlanInput = { ctx, prior, config, settings: jobSettings(config), diagnostics: validation };
+  const input: PlanInput = {
+    ctx,
+    prior,
+    config,
+    settings: jobSettings(config),
+    diagnostics: validation,
+    ...(replacing ? { replacing } : {}),
+  };
   if (hasErrors(validation)) return failed(input, []);
   const text = config['jobspec'];
   const vars = config['hcl2_vars'];

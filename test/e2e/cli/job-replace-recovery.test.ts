@@ -1,6 +1,6 @@
 /**
- * What the CLI tests met in the sched_job handler (src/provider/sched/job), not in the engine. A test
- * still skipped is a gap that remains, and says what it expects.
+ * sched_job through the CLI where the engine and the handler meet: a create adopted after a kill whose
+ * rollout failed later, and replacements that keep the job's ID.
  */
 import { appendPending } from '../../../src/engine/state';
 import type { Job } from '../../../src/api/sched/schemas';
@@ -49,12 +49,10 @@ test('an adopted job whose rollout failed after the kill is not reported as done
   expect(r.stderr).toMatch(/sched_job\.adopted/);
 });
 
-// lifecycle.replace_triggered_by on a job (same job ID): the engine plans the replacement with
-// handler.plan({ prior: null, config }), and planRegistration refuses it at plan time ("Job "j"
-// already exists ... import it"). Even past the plan, the create half registers with enforceIndex 0
-// after a deregister without purge, which the scheduler refuses since the stopped job still exists.
-// Expected: a same-ID replacement plans, stops the job and registers it again.
-test.skip('replace_triggered_by replaces a job that keeps its ID', async () => {
+// lifecycle.replace_triggered_by on a job that keeps its ID: the engine tells the handler it plans
+// the create half of a replacement, so the existing job is not refused as someone else's; the destroy
+// half stops it and the create registers over the stopped job (check-and-set on its index).
+test('replace_triggered_by replaces a job that keeps its ID', async () => {
   const cfg = (description: string): Record<string, unknown> =>
     stackJson({
       resource: {
@@ -78,4 +76,33 @@ test.skip('replace_triggered_by replaces a job that keeps its ID', async () => {
   const after = (await p.agent.sched.jobs.read('j', { namespace: 'default' })).value;
   expect(after.Stop).toBeFalsy();
   expect(after.JobModifyIndex).toBeGreaterThan(before ?? 0);
+  const versions = (await p.agent.sched.jobs.versions('j', { namespace: 'default' })).value.Versions;
+  // The original, the stopped one, the one registered again.
+  expect(versions.map((v) => v.Stop)).toEqual([false, true, false]);
+  expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
+});
+
+test('create_before_destroy cannot replace a job in place: the plan says why', async () => {
+  const cfg = (description: string): Record<string, unknown> =>
+    stackJson({
+      resource: {
+        sched_namespace: { m: withPath('app', 'm', { name: 'trig-cbd', description }) },
+        sched_job: {
+          k: withPath('app', 'k', {
+            jobspec: jobspec('k'),
+            lifecycle: { replace_triggered_by: ['sched_namespace.m'], create_before_destroy: true },
+          }),
+        },
+      },
+    });
+  p.writeStack('app', cfg('one'));
+  expect((await p.cli(['deploy', '--no-synth', '--auto-approve'])).code).toBe(0);
+  const before = (await p.agent.sched.jobs.read('k', { namespace: 'default' })).value;
+  p.writeStack('app', cfg('two'));
+  const plan = await p.cli(['plan', '--no-synth']);
+  expect(plan.code).toBe(1);
+  expect(plan.stderr + plan.stdout).toMatch(/Job "k" cannot be replaced before it is destroyed/);
+  expect(plan.stderr + plan.stdout).toMatch(/create_before_destroy/);
+  const after = (await p.agent.sched.jobs.read('k', { namespace: 'default' })).value;
+  expect(after.JobModifyIndex).toBe(before.JobModifyIndex);
 });
