@@ -78,7 +78,7 @@ test('replace_triggered_by replaces a job that keeps its ID', async () => {
   expect(after.JobModifyIndex).toBeGreaterThan(before ?? 0);
   const versions = (await p.agent.sched.jobs.versions('j', { namespace: 'default' })).value.Versions;
   // The original, the stopped one, the one registered again.
-  expect(versions.map((v) => v.Stop)).toEqual([false, true, false]);
+  expect((versions ?? []).map((v) => v.Stop)).toEqual([false, true, false]);
   expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
 });
 
