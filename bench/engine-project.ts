@@ -20,6 +20,8 @@ export interface BenchJob {
   revision: number;
   /** How the jobspec is written (default JSON; HCL2 is parsed by the cluster). */
   format?: 'json' | 'hcl2';
+  /** A service's update min_healthy_time in seconds, before the agent's time scale (default 5). */
+  minHealthyS?: number;
 }
 
 export function benchJobs(n: number, kind: JobKind, prefix = 'bench'): BenchJob[] {
@@ -63,7 +65,7 @@ export function jobSpec(j: BenchJob): Record<string, unknown> {
     Update: {
       MaxParallel: 1,
       HealthCheck: 'task_states',
-      MinHealthyTime: 5e9,
+      MinHealthyTime: (j.minHealthyS ?? 5) * 1e9,
       HealthyDeadline: 60e9,
       ProgressDeadline: 120e9,
     },
@@ -82,7 +84,7 @@ export function hclSpec(j: BenchJob): string {
   update {
     max_parallel      = 1
     health_check      = "task_states"
-    min_healthy_time  = "5s"
+    min_healthy_time  = "${j.minHealthyS ?? 5}s"
     healthy_deadline  = "1m"
     progress_deadline = "2m"
   }

@@ -1,9 +1,10 @@
 /**
  * The engine end to end, measured in one run against the dev agent (`node dist/bench/engine.js
  * [--quick] [--jobs=N] [--big=N]`):
- *   - deploy of 200 new service jobs at parallelism 10: wall time against the sum of the agent's own
- *     deployment durations (CreateTime to the successful ModifyTime); then the rest of the N jobs
- *     (N = 1,000; --quick 200) in a second deploy beside the first 200, unchanged;
+ *   - deploy of 200 new service jobs at parallelism 10, each rolling out for about a second: wall
+ *     time against the sum of the agent's own deployment durations (CreateTime to the successful
+ *     ModifyTime), and against that sum packed into the 10 slots; then the rest of the N jobs
+ *     (N = 1,000; --quick 200, rollouts of about 100 ms) in a second deploy beside the first 200;
  *   - plan of the N unchanged jobs at parallelism 10 (three times, the median reported): wall time,
  *     the share of it with no request in flight at the agent, and the requests each job cost (counted
  *     by the agent);
@@ -42,6 +43,12 @@ const PARALLELISM = 10;
 const PLAN_RUNS = 3;
 /** New jobs in the deploy figure (the issue's 200); the rest of the stack follows in a second deploy. */
 const DEPLOY_FIRST = 200;
+/**
+ * min_healthy_time of the first deploy's jobs: 1 s of real time at the agent's time scale. Rollouts as
+ * short as the rest's (100 ms) would make the per-slot figure measure Node's start and the up-front
+ * plan rather than the engine's overhead per deployment; real rollouts last tens of seconds.
+ */
+const FIRST_MIN_HEALTHY_S = 50;
 
 interface DeploymentTimes {
   count: number;
@@ -142,8 +149,8 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
   const planLimitMs = opts.quick ? 60_000 : 120_000;
   const figures: Figure[] = [];
   const root = mkdtempSync(join(tmpdir(), 'cdktf-sched-bench-'));
-  // Deployments take about 100 ms of real time each (min_healthy_time 5 s at time scale 0.02); ten
-  // nodes have room for every allocation (10 MHz and 16 MB each).
+  // Deployments take about 100 ms of real time each (min_healthy_time 5 s at time scale 0.02; the
+  // first deploy's about 1 s); ten nodes have room for every allocation (10 MHz and 16 MB each).
   const agent = await startDevAgent({
     recordRequests: true,
     port: 0,
@@ -159,10 +166,11 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
     const dir = mkdtempSync(join(root, 'stack-'));
     const jobs = benchJobs(n, 'service');
     const ids = new Set(jobs.map((j) => j.id));
+    const first = Math.min(DEPLOY_FIRST, n);
+    for (const j of jobs.slice(0, first)) j.minHealthyS = FIRST_MIN_HEALTHY_S;
 
     // The issue's deploy figure is for 200 new jobs; the rest of the N join them in a second deploy
     // (an incremental one: the first 200 are planned unchanged beside the new ones).
-    const first = Math.min(DEPLOY_FIRST, n);
     const deploys: Array<{ jobs: BenchJob[]; label: string }> = [
       { jobs: jobs.slice(0, first), label: `deploy ${first} new jobs` },
       ...(n > first
@@ -194,10 +202,13 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
         ...(i === 0 ? { target: '< 1.1', pass: ratio < 1.1 } : {}),
         comparison: `wall ${s(deploy.wallMs)}, deployments ${fmt(dep.sumMs / 1000, 1)} s in all (${fmt(dep.sumMs / count, 0)} ms each), parallelism ${PARALLELISM}`,
       });
+      // The stricter reading: the deployments packed into the engine's slots are the least wall time
+      // any engine could take, so what is above 1 is overhead.
       const slots = deploy.wallMs / (dep.sumMs / PARALLELISM);
       figures.push({
         name: `${d.label}: wall / (that sum / ${PARALLELISM} slots)`,
         value: fmt(slots, 2),
+        ...(i === 0 ? { target: '< 1.1 (ours)', pass: slots < 1.1 } : {}),
         comparison: `first request at ${at(deploy.requests[0])}, first registration at ${at(writes[0])}, last at ${at(writes[writes.length - 1])}; per job: registration to deployment ${fmt(dep.beforeMs, 0)} ms, deployment success to last request ${fmt(dep.afterMs, 0)} ms; ${cpuOf(deploy)}; ${fmt(deploy.requests.length / count, 1)} requests per new job`,
       });
     }

@@ -24,11 +24,15 @@ export function nodeEntry(pathWithoutExt: string): string[] {
 export function spawnAgent(args: string[] = []): Promise<AgentProcess> {
   const main = nodeEntry(join(__dirname, '..', 'src', 'cli', 'main'));
   const child = spawn(process.execPath, [...main, 'dev', '--port', '0', '--registry-port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The agent's stderr is kept for a failure's message: on a normal stop it only says it got SIGTERM,
+  // which would land in the middle of the figures.
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => void (err = (err + d.toString()).slice(-4096)));
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`agent did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`agent did not start: ${out}${err}`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const sched = /scheduler: (\S+)/.exec(out);
@@ -47,7 +51,7 @@ export function spawnAgent(args: string[] = []): Promise<AgentProcess> {
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`agent exited with ${code}: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`agent exited with ${code}: ${out}${err}`)));
   });
 }
 
