@@ -4,11 +4,13 @@
  * `const agent = await startDevAgent({ port: 0, registryPort: 0 })`.
  */
 import type { Server } from 'node:http';
+import { readPem } from '../api/pem';
 import { formatIssuePath } from '../api/transport';
 import { Clock } from './clock';
-import { closeServer, createServiceServer, listen } from './http/server';
+import { closeServer, createServiceServer, listen, type ServerTls } from './http/server';
 import { DevAgentOptionsSchema, type DevAgentOptions, type ResolvedDevAgentOptions } from './options';
 import { createSchedulerService, type SchedulerService } from './sched/service';
+import type { RegistryTls } from './reg/context';
 import { Store } from './store';
 import { createRegistryService } from './reg/service';
 
@@ -46,6 +48,35 @@ export function resolveOptions(input: DevAgentOptions): ResolvedDevAgentOptions 
   return r.data;
 }
 
+interface AgentTlsPems {
+  server: ServerTls;
+  registry: RegistryTls;
+}
+
+/** Reads the TLS option's PEMs once; a file that cannot be read fails the start, naming the option. */
+function readAgentTls(t: ResolvedDevAgentOptions['tls']): AgentTlsPems | undefined {
+  if (!t) return undefined;
+  const read = (field: 'cert' | 'key' | 'ca', value: string): string => {
+    try {
+      return readPem(value)!;
+    } catch (err) {
+      // The key's value is never echoed: a mangled PEM key would be taken for a path.
+      const shown = field === 'key' ? 'the file given' : JSON.stringify(value);
+      throw new DevAgentOptionsError(
+        `dev agent option tls.${field}: cannot read ${shown} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}); give PEM text or the path of a PEM file`,
+      );
+    }
+  };
+  const cert = read('cert', t.cert);
+  const key = read('key', t.key);
+  const ca = t.ca === undefined ? undefined : read('ca', t.ca);
+  return {
+    server: { cert, key, ...(t.verifyIncoming && ca ? { clientCa: ca } : {}) },
+    // A self-signed certificate is its own CA.
+    registry: { caPems: [ca ?? cert], cert, key },
+  };
+}
+
 export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAgent> {
   const options = resolveOptions(input);
   const log = options.log ?? (() => undefined);
@@ -58,6 +89,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     : undefined;
   let schedulerUrl = '';
   let registryUrl = '';
+  const tls = readAgentTls(options.tls);
   const scheduler = createSchedulerService({
     store,
     clock,
@@ -85,6 +117,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       onUpgrade: scheduler.upgrade,
       log,
       onRequest: record,
+      tls: tls?.server,
     });
     servers.push(schedServer);
     scheduler.start();
@@ -97,6 +130,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         datacenter: options.datacenter,
         acl: { enabled: options.acl, bootstrapToken: options.bootstrapToken },
         selfAddress: () => registryUrl,
+        ...(tls ? { tls: tls.registry } : {}),
         log,
       });
       stops.push(() => registry.stop());
@@ -107,6 +141,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         authorize: registry.authorize,
         log,
         onRequest: record,
+        tls: tls?.server,
       });
       servers.push(regServer);
       registryUrl = await listen(regServer, options.registryPort, options.bind);

@@ -29,6 +29,24 @@ export const DevAgentOptionsSchema = z.object({
   /** Multiplies every duration the agent waits on (0.01 = a hundred times faster). */
   timeScale: z.number().positive().default(1),
   acl: z.boolean().default(false),
+  /**
+   * Serve both APIs over HTTPS, as an agent with Nomad's `tls { http = true }` or Consul's HTTPS port.
+   * Each of cert, key and ca is PEM text or the path of a PEM file.
+   */
+  tls: z
+    .object({
+      cert: z.string().min(1),
+      key: z.string().min(1),
+      /** CA of the client certificates to accept, and what peers are told to trust (default: cert). */
+      ca: z.string().min(1).optional(),
+      /** Refuse clients without a certificate signed by `ca` (Nomad's verify_https_client). */
+      verifyIncoming: z.boolean().default(false),
+    })
+    .refine((t) => !t.verifyIncoming || t.ca !== undefined, {
+      message: 'verifyIncoming needs ca: the CA that signs the client certificates',
+      path: ['ca'],
+    })
+    .optional(),
   bootstrapToken: z.string().optional(),
   /**
    * Keep every request served in `DevAgent.requests` (tests and benchmarks count them). Off by default:

@@ -3,7 +3,6 @@
  * address is shared by every client pointed at it; every read returns its value with the query meta
  * that blocking queries need; tokens never leave this file except as request headers.
  */
-import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Pool, type Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -16,6 +15,7 @@ import {
   ServerError,
 } from './errors';
 import { parseDuration } from './duration';
+import { readPem } from './pem';
 import {
   DEFAULT_ADDRESS,
   headerPrefix,
@@ -130,21 +130,27 @@ interface PoolEntry {
 }
 const pools = new Map<string, PoolEntry>();
 
-function readPem(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  return value.includes('-----BEGIN') ? value : readFileSync(value, 'utf8');
+/** What a TLS connection to the service is opened with (PEM texts), for HTTP and WebSocket alike. */
+export interface TlsConnectOptions {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  rejectUnauthorized: boolean;
 }
 
-function acquirePool(origin: string, tls: TlsOptions | undefined): { key: string; pool: Pool } {
+function acquirePool(
+  origin: string,
+  tls: TlsOptions | undefined,
+): { key: string; pool: Pool; connect: TlsConnectOptions | undefined } {
   const ca = readPem(tls?.ca);
   const cert = readPem(tls?.cert);
   const key = readPem(tls?.key);
   const poolKey = JSON.stringify([origin, ca, cert, key, tls?.insecureSkipVerify ?? false]);
+  const connect = origin.startsWith('https:')
+    ? { ca, cert, key, rejectUnauthorized: !tls?.insecureSkipVerify }
+    : undefined;
   let entry = pools.get(poolKey);
   if (!entry || entry.pool.closed || entry.pool.destroyed) {
-    const connect = origin.startsWith('https:')
-      ? { ca, cert, key, rejectUnauthorized: !tls?.insecureSkipVerify }
-      : undefined;
     entry = {
       pool: new Pool(origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000, connect }),
       refs: 0,
@@ -152,7 +158,7 @@ function acquirePool(origin: string, tls: TlsOptions | undefined): { key: string
     pools.set(poolKey, entry);
   }
   entry.refs++;
-  return { key: poolKey, pool: entry.pool };
+  return { key: poolKey, pool: entry.pool, connect };
 }
 
 /** Turns a zod issue path into `TaskGroups[0].Tasks[1].Config` form. */
@@ -207,6 +213,7 @@ export class Transport {
   private readonly logger: ((entry: RequestLogEntry) => void) | undefined;
   private readonly pool: Pool;
   private readonly poolKey: string;
+  private readonly tlsConnect: TlsConnectOptions | undefined;
   private readonly basePath: string;
   private readonly acceptEncoding: string;
   private closed = false;
@@ -241,6 +248,7 @@ export class Transport {
     const acquired = acquirePool(url.origin, tls);
     this.pool = acquired.pool;
     this.poolKey = acquired.key;
+    this.tlsConnect = acquired.connect;
   }
 
   /** Name of a service header, e.g. `index` -> `X-Sched-Index`. */
@@ -416,18 +424,22 @@ export class Transport {
     return { lines: lines(), status: res.statusCode };
   }
 
-  /** URL and headers for a WebSocket endpoint (exec): the token travels as a header, never in the URL. */
+  /**
+   * URL, headers and TLS settings for a WebSocket endpoint (exec): the token travels as a header, never
+   * in the URL, and the socket trusts exactly what the HTTP requests trust.
+   */
   websocketTarget(
     path: string,
     params: Record<string, ParamValue>,
     opts: { token?: string; namespace?: string; region?: string } = {},
-  ): { url: string; headers: Record<string, string> } {
+  ): { url: string; headers: Record<string, string>; tls: TlsConnectOptions | undefined } {
     const query = this.writeParams({ namespace: opts.namespace, region: opts.region, params });
     const url = new URL(this.address);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return {
       url: `${url.origin}${this.fullPath(path, query)}`,
       headers: this.requestHeaders(opts.token, undefined, undefined),
+      tls: this.tlsConnect,
     };
   }
 

@@ -39,8 +39,20 @@ export function devCommand(): Command {
     )
     .option('--acl', 'turn on ACLs', false)
     .option('--bootstrap-token <secret>', 'management token to create when ACLs are on')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM file; needs --tls-key)')
+    .option('--tls-key <file>', 'private key of --tls-cert (PEM file)')
+    .option('--tls-ca <file>', 'CA of client certificates, and what peers are told to trust (PEM file)')
+    .option('--tls-verify-incoming', 'refuse clients without a certificate signed by --tls-ca', false)
     .option('--verbose', 'log internal errors', false)
     .action(async (o: Record<string, unknown>) => {
+      const cert = o['tlsCert'] as string | undefined;
+      const key = o['tlsKey'] as string | undefined;
+      const ca = o['tlsCa'] as string | undefined;
+      const verifyIncoming = o['tlsVerifyIncoming'] as boolean;
+      if ((cert === undefined) !== (key === undefined))
+        throw new Error('--tls-cert and --tls-key go together: give both or neither');
+      if (cert === undefined && (ca !== undefined || verifyIncoming))
+        throw new Error('--tls-ca and --tls-verify-incoming need --tls-cert and --tls-key');
       const agent = await loadAgent().startDevAgent({
         port: o['port'] as number,
         registryPort: o['registryPort'] as number,
@@ -54,6 +66,7 @@ export function devCommand(): Command {
         timeScale: o['timeScale'] as number,
         acl: o['acl'] as boolean,
         bootstrapToken: o['bootstrapToken'] as string | undefined,
+        ...(cert && key ? { tls: { cert, key, ca, verifyIncoming } } : {}),
         log: o['verbose'] ? (line) => process.stderr.write(`${line}\n`) : undefined,
       });
       process.stdout.write(`scheduler: ${agent.schedulerUrl}\n`);

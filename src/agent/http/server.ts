@@ -4,7 +4,9 @@
  * never sees a malformed request and never crashes the agent.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { HttpError, methodNotAllowed } from './errors';
@@ -29,6 +31,15 @@ export interface ServiceServerOptions {
   log?: (line: string) => void;
   /** Takes over `Upgrade` requests (WebSockets); without it Node answers them as it does by default. */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Serve HTTPS with these PEM texts; with `ca`, clients must present a certificate it signed. */
+  tls?: ServerTls;
+}
+
+export interface ServerTls {
+  cert: string;
+  key: string;
+  /** Client certificates must be signed by this CA (mutual TLS). */
+  clientCa?: string;
 }
 
 const GZIP_MIN_BYTES = 1024;
@@ -38,7 +49,7 @@ const GZIP_OPTIONS = { level: 1 };
 export function createServiceServer(opts: ServiceServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const tokenHeader = `${opts.headerPrefix}Token`.toLowerCase();
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     res.on('finish', () =>
       opts.onRequest?.({
@@ -55,7 +66,18 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
         res.end('internal error');
       } else res.destroy();
     });
-  });
+  };
+  const tls = opts.tls;
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          cert: tls.cert,
+          key: tls.key,
+          ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
+        },
+        onRequest,
+      )
+    : createServer(onRequest);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 0; // blocking queries and streams may legitimately last minutes
@@ -219,7 +241,8 @@ export async function listen(server: Server, port: number, host: string): Promis
   });
   const addr = server.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return `http://${shownHost}:${addr.port}`;
+  const scheme = server instanceof TlsServer ? 'https' : 'http';
+  return `${scheme}://${shownHost}:${addr.port}`;
 }
 
 export function closeServer(server: Server): Promise<void> {

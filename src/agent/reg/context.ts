@@ -14,10 +14,19 @@ export interface RegContext {
   clusterId: string;
   trustDomain: string;
   selfAddress: () => string;
+  /** Set when the registry serves HTTPS: what peers are told to trust, and the identity shown to them. */
+  tls: RegistryTls | undefined;
   log: (line: string) => void;
   gate: AclGate;
   /** Background work (namespace and peering cleanup); cancelled by stop(). */
   later(delayNs: number, fn: () => void | Promise<void>): void;
+}
+
+export interface RegistryTls {
+  /** CA certificates (PEM) a peer needs to trust this registry; peering tokens carry them. */
+  caPems: string[];
+  cert: string;
+  key: string;
 }
 
 export function authOf(rc: RegContext, ctx: RequestContext): RequestAuth {

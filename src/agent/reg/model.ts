@@ -107,6 +107,8 @@ export interface StoredPeering {
   PeerID: string;
   PeerServerName: string;
   PeerServerAddresses: string[];
+  /** CA certificates of a peer that serves TLS (from its token, or from the dialer at exchange). */
+  PeerCAPems?: string[];
   Meta: Record<string, string>;
   DeletedAt?: string;
   /** Which side made the connection; decides who learns of a deletion and how. */

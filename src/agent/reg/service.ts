@@ -10,7 +10,7 @@ import { addAclRoutes } from './acl/routes';
 import { addAuthMethodRoutes } from './auth-methods/routes';
 import { addChainRoutes } from './chain/routes';
 import { addConfigRoutes } from './config/routes';
-import type { RegContext } from './context';
+import type { RegContext, RegistryTls } from './context';
 import { initRegistryState } from './init';
 import { addLoginRoutes } from './login/routes';
 import type { StoredNamespace } from './model';
@@ -26,6 +26,7 @@ export interface RegistryServiceOptions {
   acl?: { enabled: boolean; bootstrapToken?: string };
   /** The registry's own base URL once listening (peering tokens carry the server address). */
   selfAddress: () => string;
+  tls?: RegistryTls;
   log?: (line: string) => void;
 }
 
@@ -53,6 +54,7 @@ export function createRegistryService(opts: RegistryServiceOptions): RegistrySer
     clusterId,
     trustDomain: `${clusterId}.consul`,
     selfAddress: opts.selfAddress,
+    tls: opts.tls,
     log,
     gate: new AclGate(store, aclEnabled),
     later(delayNs, fn) {

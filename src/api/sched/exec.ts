@@ -103,7 +103,7 @@ export function execAllocation(t: Transport, allocId: string, opts: ExecOptions)
 
   return new Promise<ExecSession>((resolveOpen, rejectOpen) => {
     if (opts.signal?.aborted) return rejectOpen(opts.signal.reason);
-    const ws = new WebSocket(target.url, { headers: target.headers });
+    const ws = new WebSocket(target.url, { headers: target.headers, ...target.tls });
     const stdout = new Channel<Uint8Array>();
     const stderr = new Channel<Uint8Array>();
     let opened = false;

@@ -220,7 +220,7 @@ export function stackJson(parts: {
 
 /** Spawns the CLI as a real process (through tsx, so it runs the sources under test). */
 export function spawnCli(
-  project: Project,
+  project: Pick<Project, 'dir' | 'env'>,
   args: string[],
 ): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
   const loader = pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;

@@ -27,6 +27,8 @@ const ExchangeRequestSchema = z.object({
     ServerName: z.string(),
     ServerAddresses: z.array(z.string()),
     Datacenter: z.string(),
+    /** The dialer's CAs when it serves TLS, so this side can reach it to tell it of a deletion. */
+    CA: z.array(z.string()).nullish(),
   }),
 });
 
@@ -86,6 +88,7 @@ export function addInternalPeeringRoutes(router: Router, rc: RegContext): void {
           PeerServerName: req.Dialer.ServerName,
           RemoteAddresses: req.Dialer.ServerAddresses,
           RemoteDatacenter: req.Dialer.Datacenter,
+          ...(req.Dialer.CA?.length ? { PeerCAPems: req.Dialer.CA } : {}),
         } satisfies StoredPeering);
         return {
           PeeringID: p.ID,

@@ -1,4 +1,5 @@
 /** Calls from this registry to a peer's internal peering endpoints (the dev agent's stand-in for gRPC). */
+import { Agent, request } from 'undici';
 import { HttpError } from '../../http/errors';
 
 const CALL_TIMEOUT_MS = 5000;
@@ -13,27 +14,49 @@ export class PeerRejected extends Error {
   }
 }
 
+/** Where a peer answers: `host:port` addresses and, for a peer that serves TLS, the CAs to trust. */
+export interface PeerTarget {
+  addresses: readonly string[];
+  caPems?: readonly string[] | null | undefined;
+}
+
+/** This registry's own TLS identity, presented to peers that verify their clients. */
+export interface OwnTls {
+  cert: string;
+  key: string;
+}
+
 /** POSTs JSON to the first address that answers; a 4xx/5xx answer is PeerRejected, no answer at all rethrows. */
-export async function callPeer<T>(addresses: readonly string[], path: string, body: unknown): Promise<T> {
+export async function callPeer<T>(target: PeerTarget, path: string, body: unknown, own?: OwnTls): Promise<T> {
+  const tls = target.caPems && target.caPems.length > 0;
+  const dispatcher = tls
+    ? new Agent({ connect: { ca: [...target.caPems!], cert: own?.cert, key: own?.key } })
+    : undefined;
   let lastError: unknown = new Error('no server addresses');
-  for (const addr of addresses) {
-    let res: Response;
-    try {
-      res = await fetch(`http://${addr}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-    } catch (err) {
-      lastError = err;
-      continue;
+  try {
+    for (const addr of target.addresses) {
+      let res: Awaited<ReturnType<typeof request>>;
+      try {
+        res = await request(`${tls ? 'https' : 'http'}://${addr}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+          ...(dispatcher ? { dispatcher } : {}),
+        });
+      } catch (err) {
+        lastError = err;
+        continue;
+      }
+      const text = await res.body.text();
+      if (res.statusCode >= 400)
+        throw new PeerRejected(res.statusCode, text.trim() || `status ${res.statusCode}`);
+      return (text === '' ? {} : JSON.parse(text)) as T;
     }
-    const text = await res.text();
-    if (!res.ok) throw new PeerRejected(res.status, text.trim() || `status ${res.status}`);
-    return (text === '' ? {} : JSON.parse(text)) as T;
+    throw lastError;
+  } finally {
+    await dispatcher?.close();
   }
-  throw lastError;
 }
 
 export function unreachable(addresses: readonly string[], err: unknown): HttpError {

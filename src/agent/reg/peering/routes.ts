@@ -19,7 +19,7 @@ import {
 } from '../request';
 import { DEFAULT_PARTITION, T, peeringKey } from '../tables';
 import { addInternalPeeringRoutes, EXCHANGE_PATH, TERMINATE_PATH, type ExchangeResponse } from './internal';
-import { callPeer, PeerRejected, unreachable } from './remote';
+import { callPeer, PeerRejected, unreachable, type PeerTarget } from './remote';
 import { decodePeeringToken, encodePeeringToken, hostPort, peeringServerName } from './token';
 
 /** Cluster time a deleted peering stays readable while its imported data is removed. */
@@ -36,6 +36,7 @@ export function renderPeering(p: StoredPeering): Record<string, unknown> {
     PeerID: p.PeerID,
     PeerServerName: p.PeerServerName,
     PeerServerAddresses: p.PeerServerAddresses,
+    PeerCAPems: p.PeerCAPems ?? [],
     Meta: p.Meta,
   };
   if (p.DeletedAt) out['DeletedAt'] = p.DeletedAt;
@@ -81,19 +82,17 @@ function scheduleCleanup(rc: RegContext, partition: string, name: string, id: st
 /** Tells the other side, with retries, that this side deleted the peering; it then shows TERMINATED. */
 function notifyPeer(
   rc: RegContext,
-  addresses: string[],
+  peer: PeerTarget,
   remotePeeringId: string,
   streamSecret: string,
   attempt = 1,
 ): void {
-  callPeer(addresses, TERMINATE_PATH, { PeeringID: remotePeeringId, StreamSecret: streamSecret }).catch(
+  callPeer(peer, TERMINATE_PATH, { PeeringID: remotePeeringId, StreamSecret: streamSecret }, rc.tls).catch(
     (err: unknown) => {
       if (err instanceof PeerRejected) return; // the peer no longer knows this peering: nothing to tell
       if (attempt < NOTIFY_ATTEMPTS)
-        rc.later(NOTIFY_RETRY_NS, () =>
-          notifyPeer(rc, addresses, remotePeeringId, streamSecret, attempt + 1),
-        );
-      else rc.log(`registry: could not tell peer at ${addresses.join(', ')} about the deleted peering`);
+        rc.later(NOTIFY_RETRY_NS, () => notifyPeer(rc, peer, remotePeeringId, streamSecret, attempt + 1));
+      else rc.log(`registry: could not tell peer at ${peer.addresses.join(', ')} about the deleted peering`);
     },
   );
 }
@@ -154,7 +153,7 @@ export function addPeeringRoutes(router: Router, rc: RegContext): void {
         return tx.put(T.peerings, key, p);
       });
       const token = encodePeeringToken({
-        CA: null,
+        CA: rc.tls ? rc.tls.caPems : null,
         ServerAddresses: [hostPort(rc.selfAddress())],
         ServerName: peeringServerName(rc.datacenter, rc.trustDomain),
         PeerID: peering.ID,
@@ -202,16 +201,22 @@ export function addPeeringRoutes(router: Router, rc: RegContext): void {
 
       let answer: ExchangeResponse;
       try {
-        answer = await callPeer<ExchangeResponse>(token.ServerAddresses, EXCHANGE_PATH, {
-          PeerID: token.PeerID,
-          EstablishmentSecret: token.EstablishmentSecret,
-          Dialer: {
-            PeeringID: id,
-            ServerName: peeringServerName(rc.datacenter, rc.trustDomain),
-            ServerAddresses: [hostPort(rc.selfAddress())],
-            Datacenter: rc.datacenter,
+        answer = await callPeer<ExchangeResponse>(
+          { addresses: token.ServerAddresses, caPems: token.CA },
+          EXCHANGE_PATH,
+          {
+            PeerID: token.PeerID,
+            EstablishmentSecret: token.EstablishmentSecret,
+            Dialer: {
+              PeeringID: id,
+              ServerName: peeringServerName(rc.datacenter, rc.trustDomain),
+              ServerAddresses: [hostPort(rc.selfAddress())],
+              Datacenter: rc.datacenter,
+              CA: rc.tls ? rc.tls.caPems : null,
+            },
           },
-        });
+          rc.tls,
+        );
       } catch (err) {
         if (err instanceof PeerRejected)
           throw invalidField('PeeringToken', `was rejected by the peer: ${err.message}`);
@@ -235,6 +240,7 @@ export function addPeeringRoutes(router: Router, rc: RegContext): void {
           Role: 'dialer',
           RemoteAddresses: token.ServerAddresses,
           RemoteDatacenter: answer.Datacenter,
+          ...(token.CA?.length ? { PeerCAPems: token.CA } : {}),
         } satisfies StoredPeering);
       });
       return { body: {} };
@@ -270,7 +276,12 @@ export function addPeeringRoutes(router: Router, rc: RegContext): void {
     if (deleted) {
       const { peering, stream, wasTerminated } = deleted;
       if (stream && peering.PeerID && peering.RemoteAddresses.length > 0 && !wasTerminated) {
-        notifyPeer(rc, [...peering.RemoteAddresses], peering.PeerID, stream);
+        notifyPeer(
+          rc,
+          { addresses: [...peering.RemoteAddresses], caPems: peering.PeerCAPems },
+          peering.PeerID,
+          stream,
+        );
       }
       scheduleCleanup(rc, peering.Partition, peering.Name, peering.ID);
     }
