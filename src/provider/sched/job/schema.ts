@@ -82,7 +82,7 @@ export const jobShape = {
   task_groups: attr(z.array(TaskGroupStateSchema).nullish(), {
     computed: true,
     description:
-      'Each task group: count, tasks, meta, and its allocations by status, as of the job\'s last change (version, modify index or status).',
+      "Each task group: count, tasks, meta, and its allocations by status, as of the job's last change (version, modify index or status).",
   }),
   submit_time: attr(z.string().nullish(), {
     computed: true,
