@@ -2,6 +2,10 @@
  * The job plan's scheduler annotations as a Terraform warning. Terraform has no place for a
  * provider's own plan details, and a warning is what its plan output shows next to the diff; placement
  * failures and the scheduler's own warnings already come from the handler as diagnostics.
+ *
+ * Every job's warning has the same summary, with the job named in the detail: Terraform folds warnings
+ * that share a summary into one block ("and N more similar warnings"), so a plan of 200 jobs shows one
+ * dry run in full instead of 200, each with a source excerpt (which also took Terraform seconds to print).
  */
 import type { SchedulerAnnotations } from '../provider/resource';
 import type { ProtoDiagnostic } from './diagnostics';
@@ -34,7 +38,7 @@ export function schedulerWarning(a: SchedulerAnnotations, jobId: string | undefi
   lines.push(`checked against job modify index ${a.jobModifyIndex}`);
   return {
     severity: 'WARNING',
-    summary: `Scheduler dry run${jobId ? ` for job "${jobId}"` : ''}`,
-    detail: lines.join('\n'),
+    summary: 'Scheduler dry run',
+    detail: [...(jobId ? [`job "${jobId}"`] : []), ...lines].join('\n'),
   };
 }

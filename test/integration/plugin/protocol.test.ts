@@ -289,9 +289,9 @@ describe('tfplugin6 over gRPC (scheduler provider)', () => {
     const config: Obj = { jobspec: JSON.stringify(job) };
     const planned = await plan('sched_job', null, config);
     expect(errorsOf(planned)).toEqual([]);
-    const warning = diagsOf(planned).find((d) => d.summary === 'Scheduler dry run for job "proto-web"');
+    const warning = diagsOf(planned).find((d) => d.summary === 'Scheduler dry run');
     expect(warning?.severity).toBe('WARNING');
-    expect(warning?.detail).toMatch(/task group "web": 2 to place/);
+    expect(warning?.detail).toMatch(/^job "proto-web"\ntask group "web": 2 to place/);
     const plannedState = fromDv(planned['planned_state'], t) as Obj;
     expect(plannedState).toMatchObject({
       id: 'proto-web',
@@ -384,10 +384,7 @@ describe('tfplugin6 over gRPC (scheduler provider)', () => {
     const lenient = await plan('sched_job', null, { jobspec: huge, fail_on_placement_failure: false });
     expect(errorsOf(lenient)).toEqual([]);
     expect(diagsOf(lenient).map((d) => d.summary)).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/cannot place/),
-        'Scheduler dry run for job "proto-huge"',
-      ]),
+      expect.arrayContaining([expect.stringMatching(/cannot place/), 'Scheduler dry run']),
     );
   });
 
