@@ -16,8 +16,10 @@ export interface AgentProcess {
  * from source (`node --import tsx bench/<name>.ts`, handy while working on one).
  */
 export function nodeEntry(pathWithoutExt: string): string[] {
-  const js = `${pathWithoutExt}.js`;
-  return existsSync(js) ? [js] : ['--import', 'tsx', `${pathWithoutExt}.ts`];
+  // The single-file bundle is what the package's bins run; the compiled module tree, or the sources
+  // through tsx, where it has not been built.
+  const js = [`${pathWithoutExt}.bundle.js`, `${pathWithoutExt}.js`].find((f) => existsSync(f));
+  return js ? [js] : ['--import', 'tsx', `${pathWithoutExt}.ts`];
 }
 
 /** Starts `cdktf-sched dev` as a separate process so its CPU can be measured on its own. */

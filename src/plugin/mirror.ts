@@ -62,10 +62,15 @@ function shQuote(s: string): string {
 /**
  * The built plugin entry: the single-file bundle (it loads in about half the time of the module tree,
  * and Terraform starts a plugin several times per command), else the compiled module; beside this file
- * in dist, or, when this runs from the TypeScript sources (tsx, tests), in the repository's dist.
+ * in dist, beside the command line's bundle (dist/src/cli), or, when this runs from the TypeScript
+ * sources (tsx, tests), in the repository's dist.
  */
 export function defaultEntry(name: PluginName): string {
-  const dirs = [__dirname, path.resolve(__dirname, '..', '..', 'dist', 'src', 'plugin')];
+  const dirs = [
+    __dirname,
+    path.resolve(__dirname, '..', 'plugin'),
+    path.resolve(__dirname, '..', '..', 'dist', 'src', 'plugin'),
+  ];
   const candidates = dirs.flatMap((d) => [
     path.join(d, `main-${name}.bundle.js`),
     path.join(d, `main-${name}.js`),
