@@ -9,6 +9,7 @@ import {
   ConfigError,
   checkPreconditions,
   createStackScope,
+  defaultLifecycle,
   diagnostic,
   diagnosticFromError,
   evaluateOutput,
@@ -528,14 +529,7 @@ function orphanResource(type: string, name: string, provider: string): ResourceC
     provider: { name: providerName, ...(m?.[2] ? { alias: m[2] } : {}) },
     providerExplicit: false,
     dependsOn: [],
-    lifecycle: {
-      preventDestroy: false,
-      createBeforeDestroy: false,
-      ignoreChanges: [],
-      replaceTriggeredBy: [],
-      preconditions: [],
-      postconditions: [],
-    },
+    lifecycle: defaultLifecycle(),
     body: { type: 'object', items: [] } as unknown as ResourceConfig['body'],
     raw: {},
   };
