@@ -9,7 +9,7 @@ import type { RegContext } from '../context';
 import type { StoredBindingRule } from '../model';
 import { applyFilter, optString, refuse, type Body } from '../request';
 import { T, nsKey } from '../tables';
-import { namespaceOf, priorForWrite, writeTarget } from './object-writes';
+import { namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { checkTemplate } from './templates';
 
 export function renderBindingRule(r: StoredBindingRule): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** /v1/acl/policy and /v1/acl/policies, following Consul's ACL policy endpoints. */
-import { badRequest, invalidField, notFound } from '../../http/errors';
+import { badRequest, invalidField } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 import { blockingRead } from '../../http/blocking';
 import type { RegContext } from '../context';
@@ -8,7 +8,7 @@ import { applyFilter, optString, type Body } from '../request';
 import { DEFAULT_NAMESPACE, T } from '../tables';
 import { GLOBAL_MANAGEMENT_POLICY_ID } from './builtins';
 import { POLICY_NAME_RE, putList, stringList } from './identities';
-import { namespaceOf, priorForWrite, writeTarget } from './object-writes';
+import { addNamedObjectReads, namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { hasNamespaceBlocks, parsePolicyRules, RulesError } from './policy-rules';
 
 export function renderPolicy(p: StoredPolicy, withRules = true): Record<string, unknown> {
@@ -89,34 +89,13 @@ export function addPolicyRoutes(router: Router, rc: RegContext): void {
   router.add('PUT', '/v1/acl/policy', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
   router.add('PUT', '/v1/acl/policy/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
 
-  const readBy = (ctx: RequestContext, find: () => StoredPolicy | undefined, what: string) =>
-    blockingRead(ctx, store, [{ table: T.policies }], () => {
-      const p = find();
-      if (!p) throw notFound(`ACL policy not found: ${what}`);
-      return { value: renderPolicy(p), index: store.keyIndex(T.policies, p.ID) };
-    });
-
-  router.add(
-    'GET',
-    '/v1/acl/policy/:id',
-    (ctx) =>
-      readBy(ctx, () => store.get<StoredPolicy>(T.policies, ctx.params['id']!), `"${ctx.params['id']!}"`),
-    { acl: 'acl:read' },
-  );
-  router.add(
-    'GET',
-    '/v1/acl/policy/name/:name',
-    (ctx) => {
-      const ns = nsOf(ctx);
-      const name = ctx.params['name']!;
-      return readBy(
-        ctx,
-        () => store.list<StoredPolicy>(T.policies).find((p) => p.Name === name && p.Namespace === ns),
-        `named "${name}"`,
-      );
-    },
-    { acl: 'acl:read' },
-  );
+  addNamedObjectReads<StoredPolicy>(router, rc, {
+    kind: 'policy',
+    table: T.policies,
+    watch: [T.policies],
+    what: 'ACL policy',
+    render: (p) => renderPolicy(p),
+  });
 
   router.add(
     'DELETE',

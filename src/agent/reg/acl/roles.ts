@@ -1,5 +1,5 @@
 /** /v1/acl/role and /v1/acl/roles, following Consul's ACL role endpoints. */
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField } from '../../http/errors';
 import { blockingRead } from '../../http/blocking';
 import type { RequestContext, Router } from '../../http/router';
 import type { Store, Txn } from '../../store';
@@ -8,7 +8,7 @@ import type { StoredRole } from '../model';
 import { applyFilter, optString, type Body } from '../request';
 import { T } from '../tables';
 import { nodeIdentities, putList, ROLE_NAME_RE, serviceIdentities } from './identities';
-import { namespaceOf, priorForWrite, writeTarget } from './object-writes';
+import { addNamedObjectReads, namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { renderLinks, resolveLinks } from './links';
 
 export function renderRole(reader: Pick<Store, 'get' | 'list'>, r: StoredRole): Record<string, unknown> {
@@ -63,32 +63,13 @@ export function addRoleRoutes(router: Router, rc: RegContext): void {
   router.add('PUT', '/v1/acl/role', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
   router.add('PUT', '/v1/acl/role/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
 
-  const readBy = (ctx: RequestContext, find: () => StoredRole | undefined, what: string) =>
-    blockingRead(ctx, store, [{ table: T.roles }, { table: T.policies }], () => {
-      const r = find();
-      if (!r) throw notFound(`ACL role not found: ${what}`);
-      return { value: renderRole(store, r), index: store.keyIndex(T.roles, r.ID) };
-    });
-  router.add(
-    'GET',
-    '/v1/acl/role/:id',
-    (ctx) => readBy(ctx, () => store.get<StoredRole>(T.roles, ctx.params['id']!), `"${ctx.params['id']!}"`),
-    { acl: 'acl:read' },
-  );
-  router.add(
-    'GET',
-    '/v1/acl/role/name/:name',
-    (ctx) => {
-      const ns = nsOf(ctx);
-      const name = ctx.params['name']!;
-      return readBy(
-        ctx,
-        () => store.list<StoredRole>(T.roles).find((r) => r.Name === name && r.Namespace === ns),
-        `named "${name}"`,
-      );
-    },
-    { acl: 'acl:read' },
-  );
+  addNamedObjectReads<StoredRole>(router, rc, {
+    kind: 'role',
+    table: T.roles,
+    watch: [T.roles, T.policies],
+    what: 'ACL role',
+    render: (r) => renderRole(store, r),
+  });
 
   router.add(
     'DELETE',

@@ -13,7 +13,7 @@ import { requireWritableNamespace } from '../namespaces/lookup';
 import { ANONYMOUS_TOKEN_ID } from './builtins';
 import { nodeIdentities, putList, serviceIdentities, UUID_RE } from './identities';
 import { renderLinks, resolveLinks } from './links';
-import { namespaceOf } from './object-writes';
+import { namespaceOf } from './object-routes';
 import { isExpired } from './resolve';
 
 type Reader = Pick<Store, 'get' | 'list'>;

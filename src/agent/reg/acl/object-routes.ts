@@ -1,9 +1,10 @@
 /**
- * What the create and update routes of policies, roles and binding rules have in common: these objects are
- * keyed by an ID the agent generates on create and the path names on update, and live in one namespace.
+ * What the routes of policies, roles and binding rules have in common: these objects are keyed by an ID the
+ * agent generates on create and the path names on update, and live in one namespace.
  */
+import { blockingRead } from '../../http/blocking';
 import { invalidField, notFound } from '../../http/errors';
-import type { RequestContext } from '../../http/router';
+import type { RequestContext, Router } from '../../http/router';
 import { newId } from '../../ids';
 import type { Txn } from '../../store';
 import { authOf, type RegContext } from '../context';
@@ -57,4 +58,56 @@ export function priorForWrite<T>(
   const existing = tx.get<T>(table, target.id);
   if (isUpdate && !existing) throw notFound(`${what} not found: "${target.id}"`);
   return existing;
+}
+
+export interface NamedObjectReads<R> {
+  /** The path word: `/v1/acl/<kind>/:id` and `/v1/acl/<kind>/name/:name`. */
+  kind: string;
+  table: string;
+  /** Tables whose change changes the rendered object (a role renders its policies' names). */
+  watch: string[];
+  /** Names the object in the 404: `ACL policy`. */
+  what: string;
+  render: (r: R) => unknown;
+}
+
+/** `GET /v1/acl/<kind>/:id` and `GET /v1/acl/<kind>/name/:name` (the name within the request's namespace). */
+export function addNamedObjectReads<R extends { ID: string; Name: string; Namespace: string }>(
+  router: Router,
+  rc: RegContext,
+  o: NamedObjectReads<R>,
+): void {
+  const { store } = rc;
+  const readBy = (ctx: RequestContext, find: () => R | undefined, which: string) =>
+    blockingRead(
+      ctx,
+      store,
+      o.watch.map((table) => ({ table })),
+      () => {
+        const r = find();
+        if (!r) throw notFound(`${o.what} not found: ${which}`);
+        return { value: o.render(r), index: store.keyIndex(o.table, r.ID) };
+      },
+    );
+
+  router.add(
+    'GET',
+    `/v1/acl/${o.kind}/:id`,
+    (ctx) => readBy(ctx, () => store.get<R>(o.table, ctx.params['id']!), `"${ctx.params['id']!}"`),
+    { acl: 'acl:read' },
+  );
+  router.add(
+    'GET',
+    `/v1/acl/${o.kind}/name/:name`,
+    (ctx) => {
+      const ns = namespaceOf(rc, ctx);
+      const name = ctx.params['name']!;
+      return readBy(
+        ctx,
+        () => store.list<R>(o.table).find((r) => r.Name === name && r.Namespace === ns),
+        `named "${name}"`,
+      );
+    },
+    { acl: 'acl:read' },
+  );
 }
