@@ -198,6 +198,16 @@ function isLoopback(hostname: string): boolean {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
+interface Payload {
+  body?: string | Uint8Array;
+  contentType?: string;
+}
+
+/** A request without a body sends no Content-Type either. */
+function jsonPayload(body: unknown): Payload {
+  return body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
 export class Transport {
   readonly service: ServiceKind;
   readonly flavor: Flavor;
@@ -281,13 +291,11 @@ export class Transport {
       const waitMs = Math.min(opts.wait ? parseDuration(opts.wait) : DEFAULT_WAIT_MS, MAX_WAIT_MS);
       timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
     }
-    const hasBody = body !== undefined;
     return this.execute({
       method,
       path,
       query: this.queryParams(opts),
-      body: hasBody ? JSON.stringify(body) : undefined,
-      contentType: hasBody ? 'application/json' : undefined,
+      ...jsonPayload(body),
       schema,
       token: opts.token,
       signal: opts.signal,
@@ -303,20 +311,7 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    const hasBody = body !== undefined;
-    return this.execute({
-      method,
-      path,
-      query: this.writeParams(opts),
-      body: hasBody ? JSON.stringify(body) : undefined,
-      contentType: hasBody ? 'application/json' : undefined,
-      schema,
-      token: opts.token,
-      signal: opts.signal,
-      retryable: opts.idempotent === true,
-      timeoutMs: this.timeoutMs,
-      headers: opts.headers,
-    });
+    return this.write(method, path, jsonPayload(body), schema, opts);
   }
 
   async sendRaw<S extends z.ZodType>(
@@ -327,12 +322,22 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
+    return this.write(method, path, { body, contentType }, schema, opts);
+  }
+
+  /** Writes are retried only when they carry an idempotency token; a retried plain write could apply twice. */
+  private async write<S extends z.ZodType>(
+    method: 'PUT' | 'POST' | 'DELETE',
+    path: string,
+    payload: Payload,
+    schema: S,
+    opts: WriteOptions,
+  ): Promise<Result<z.infer<S>>> {
     return this.execute({
       method,
       path,
       query: this.writeParams(opts),
-      body,
-      contentType,
+      ...payload,
       schema,
       token: opts.token,
       signal: opts.signal,

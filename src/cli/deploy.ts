@@ -7,7 +7,14 @@ import { applyWithProgress, printApplySummary, printOutputs } from './apply-flow
 import { ExitCode, type CliIO } from './io';
 import { parseParallelism } from './plan';
 import { planHasChanges, printDiagnostics, printPlan } from './render-plan';
-import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
+import {
+  addStackOptions,
+  planLimits,
+  prepare,
+  stackPlanInput,
+  withStack,
+  type StackOptions,
+} from './stack-command';
 import { createHash } from 'node:crypto';
 
 interface DeployOptions extends StackOptions {
@@ -50,18 +57,7 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
         stack,
         mode === 'destroy' ? 'OperationTypeDestroy' : 'OperationTypeApply',
         async (s) => {
-          const plan = await planStack({
-            stack: stack.name,
-            config: s.loaded.config,
-            configText: s.loaded.configText,
-            state: s.state,
-            providers: s.providers,
-            variables: stackVariables(o.var, run.env, s.loaded.config),
-            mode,
-            ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
-            parallelism: o.parallelism,
-            ...(io.interrupts ? { signal: io.interrupts.soft } : {}),
-          });
+          const plan = await planStack({ ...stackPlanInput(run, stack, s, o), mode, ...planLimits(o, io) });
           printDiagnostics(io, plan);
           printPlan(io, plan, 'text', run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
           if (plan.errored) {

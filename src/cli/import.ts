@@ -12,7 +12,14 @@ import { providerConfigAddress } from '../engine/state';
 import type { StackSession } from '../engine/session';
 import { ExitCode, type CliIO } from './io';
 import { printDiagnostics } from './render-plan';
-import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
+import {
+  addStackOptions,
+  prepare,
+  stackPlanInput,
+  stackVariables,
+  withStack,
+  type StackOptions,
+} from './stack-command';
 
 function configureFor(
   s: StackSession,
@@ -98,15 +105,7 @@ export function refreshCommand(io: CliIO): Command {
             stack,
             'OperationTypeRefresh',
             async (s) => {
-              const plan = await planStack({
-                stack: stack.name,
-                config: s.loaded.config,
-                configText: s.loaded.configText,
-                state: s.state,
-                providers: s.providers,
-                variables: stackVariables(o.var, run.env, s.loaded.config),
-                mode: 'refresh-only',
-              });
+              const plan = await planStack({ ...stackPlanInput(run, stack, s, o), mode: 'refresh-only' });
               printDiagnostics(io, plan);
               if (plan.errored) {
                 failed = true;

@@ -2,7 +2,14 @@
 import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { savePlan } from '../engine/plan/saved';
-import { addStackOptions, prepare, stackVariables, withStack, type StackOptions } from './stack-command';
+import {
+  addStackOptions,
+  planLimits,
+  prepare,
+  stackPlanInput,
+  withStack,
+  type StackOptions,
+} from './stack-command';
 import { ExitCode, type CliIO } from './io';
 import { parseFormat, planHasChanges, printDiagnostics, printPlan, type PlanFormat } from './render-plan';
 
@@ -63,17 +70,10 @@ export function planCommand(io: CliIO): Command {
             'OperationTypePlan',
             (s) =>
               planStack({
-                stack: stack.name,
-                config: s.loaded.config,
-                configText: s.loaded.configText,
-                state: s.state,
-                providers: s.providers,
-                variables: stackVariables(o.var, run.env, s.loaded.config),
+                ...stackPlanInput(run, stack, s, o),
                 mode: o.destroy ? 'destroy' : 'normal',
                 refresh: o.refresh,
-                ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
-                parallelism: o.parallelism,
-                ...(io.interrupts ? { signal: io.interrupts.soft } : {}),
+                ...planLimits(o, io),
               }),
             io,
           );

@@ -10,6 +10,7 @@ import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-tar
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { loadStackConfig } from '../engine/config';
+import type { PlanOptions } from '../engine/plan/plan';
 import { ExitCode, type CliIO } from './io';
 
 export interface StackOptions {
@@ -141,4 +142,33 @@ export async function withStack<T>(
   } finally {
     await session.close();
   }
+}
+
+/** What every plan of an open stack starts from: its configuration, its state, its providers and variables. */
+export function stackPlanInput(
+  run: StackRun,
+  stack: SynthesizedStack,
+  s: StackSession,
+  o: StackOptions,
+): Pick<PlanOptions, 'stack' | 'config' | 'configText' | 'state' | 'providers' | 'variables'> {
+  return {
+    stack: stack.name,
+    config: s.loaded.config,
+    configText: s.loaded.configText,
+    state: s.state,
+    providers: s.providers,
+    variables: stackVariables(o.var, run.env, s.loaded.config),
+  };
+}
+
+/** `--target` and `--parallelism` as plan, deploy and destroy take them; Ctrl-C stops starting new work. */
+export function planLimits(
+  o: { target?: string[]; parallelism: number },
+  io: CliIO,
+): Pick<PlanOptions, 'targets' | 'parallelism' | 'signal'> {
+  return {
+    ...(o.target && o.target.length > 0 ? { targets: o.target } : {}),
+    parallelism: o.parallelism,
+    ...(io.interrupts ? { signal: io.interrupts.soft } : {}),
+  };
 }

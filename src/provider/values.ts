@@ -47,3 +47,13 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function formatPath(path: AttrPath): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
+
+/** The value at a path, or undefined where the path leaves the value. */
+export function valueAt(value: unknown, path: AttrPath): unknown {
+  let cur = value;
+  for (const step of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[step];
+  }
+  return cur;
+}

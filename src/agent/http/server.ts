@@ -10,6 +10,7 @@ import { Server as TlsServer } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { HttpError, methodNotAllowed } from './errors';
+import { headerToken } from './token';
 import type { Reply, RequestContext, Router, RouteMeta } from './router';
 
 export interface StreamReply extends Reply {
@@ -196,13 +197,8 @@ function extractToken(
   tokenHeader: string,
   fromQuery: boolean,
 ): string | undefined {
-  const header = req.headers[tokenHeader];
-  if (typeof header === 'string' && header !== '') return header;
-  const auth = req.headers['authorization'];
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    if (m) return m[1];
-  }
+  const fromHeaders = headerToken(req.headers, tokenHeader);
+  if (fromHeaders !== undefined) return fromHeaders;
   if (fromQuery) {
     const q = url.searchParams.get('token');
     if (q) return q;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { QueryOptions, Result, Transport, WriteOptions } from '../transport';
-import { checkBody, segment } from './request';
+import { checkBody, orEmpty, segment } from './request';
 import {
   ACLBindingRuleSchema,
   ACLBindingRuleWriteRequestSchema,
@@ -66,11 +66,12 @@ class AclResource<Obj, Req, Stub = Obj> {
     params: Record<string, string | undefined>,
     opts: QueryOptions = {},
   ): Promise<Result<Stub[]>> {
-    const res = await this.t.get(this.listPath, this.listSchema, {
-      ...opts,
-      params: { ...(opts.params ?? {}), ...params },
-    });
-    return { value: res.value ?? [], meta: res.meta };
+    return orEmpty(
+      await this.t.get(this.listPath, this.listSchema, {
+        ...opts,
+        params: { ...(opts.params ?? {}), ...params },
+      }),
+    );
   }
 
   protected async readByNameAt(name: string, opts?: QueryOptions): Promise<Result<Obj>> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConflictError, RequestValidationError } from '../errors';
 import type { QueryOptions, Result, Transport, WriteOptions } from '../transport';
-import { checkBody, refuse, segment } from './request';
+import { checkBody, orEmpty, refuse, segment } from './request';
 import {
   ConfigEntrySchema,
   configEntrySchemas,
@@ -40,8 +40,7 @@ export class ConfigEntries {
 
   async list<K extends ConfigEntryKind>(kind: K, opts?: QueryOptions): Promise<Result<ConfigEntryOf<K>[]>> {
     const schema = z.array(configEntrySchemas[kind]).nullable();
-    const res = await this.t.get(`/v1/config/${kindSegment(kind)}`, schema, opts);
-    return { value: res.value ?? [], meta: res.meta };
+    return orEmpty(await this.t.get(`/v1/config/${kindSegment(kind)}`, schema, opts));
   }
 
   /** A missing entry is a 404, raised as NotFoundError (so does Consul's Go client). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { QueryOptions, Result, Transport, WriteOptions } from '../transport';
-import { checkBody, refuse, segment } from './request';
+import { checkBody, nameSegment, orEmpty, refuse } from './request';
 import { checkDnsLabel } from './rules';
 import {
   EmptyResultSchema,
@@ -14,12 +14,6 @@ import {
 import { validateNamespaceCreate, validateNamespaceUpdate } from './validate';
 
 const NamespaceListSchema = z.array(NamespaceSchema).nullable();
-
-function nameSegment(name: string): string {
-  const p = segment('name', name);
-  refuse([checkDnsLabel('name', name)].filter((v) => v !== undefined));
-  return p;
-}
 
 /** Namespaces (spec 4.2, extended edition). */
 export class Namespaces {
@@ -36,11 +30,11 @@ export class Namespaces {
    * deletion still reads, with DeletedAt set, until its data is gone.
    */
   async read(name: string, opts?: QueryOptions): Promise<Result<Namespace>> {
-    return this.t.get(`/v1/namespace/${nameSegment(name)}`, NamespaceSchema, opts);
+    return this.t.get(`/v1/namespace/${nameSegment(name, checkDnsLabel)}`, NamespaceSchema, opts);
   }
 
   async update(name: string, ns: NamespaceUpdateRequest, opts?: WriteOptions): Promise<Namespace> {
-    const path = `/v1/namespace/${nameSegment(name)}`;
+    const path = `/v1/namespace/${nameSegment(name, checkDnsLabel)}`;
     checkBody(NamespaceUpdateRequestSchema, ns);
     refuse(validateNamespaceUpdate(name, ns));
     return (await this.t.send('PUT', path, ns, NamespaceSchema, opts)).value;
@@ -48,12 +42,17 @@ export class Namespaces {
 
   /** Marks the namespace for deletion; success is the status code (errors are thrown). */
   async delete(name: string, opts?: WriteOptions): Promise<void> {
-    await this.t.send('DELETE', `/v1/namespace/${nameSegment(name)}`, undefined, EmptyResultSchema, opts);
+    await this.t.send(
+      'DELETE',
+      `/v1/namespace/${nameSegment(name, checkDnsLabel)}`,
+      undefined,
+      EmptyResultSchema,
+      opts,
+    );
   }
 
   /** Only the namespaces the token may see. */
   async list(opts?: QueryOptions): Promise<Result<Namespace[]>> {
-    const res = await this.t.get('/v1/namespaces', NamespaceListSchema, opts);
-    return { value: res.value ?? [], meta: res.meta };
+    return orEmpty(await this.t.get('/v1/namespaces', NamespaceListSchema, opts));
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { QueryOptions, Result, Transport, WriteOptions } from '../transport';
-import { checkBody, refuse, segment } from './request';
+import { checkBody, nameSegment, orEmpty, refuse } from './request';
 import { checkDnsLabel } from './rules';
 import {
   EmptyResultSchema,
@@ -32,12 +32,6 @@ function withPartition<O extends QueryOptions | WriteOptions>(opts: O & { partit
   return { ...plain, params: { ...(plain.params ?? {}), partition } };
 }
 
-function nameSegment(name: string): string {
-  const p = segment('name', name);
-  refuse([checkDnsLabel('name', name)].filter((v) => v !== undefined));
-  return p;
-}
-
 /**
  * Cluster peering (spec 4.3). Tokens: a body `Token` beats the `token` query parameter, which beats the
  * `X-Reg-Token` header, which beats `REG_HTTP_TOKEN`. This client sends the header (from the per-call `token`,
@@ -65,17 +59,20 @@ export class Peerings {
    * readable, State TERMINATED with DeletedAt, until its imported data is gone.
    */
   async read(name: string, opts: PeeringQueryOptions = {}): Promise<Result<Peering>> {
-    return this.t.get(`/v1/peering/${nameSegment(name)}`, PeeringSchema, withPartition<QueryOptions>(opts));
+    return this.t.get(
+      `/v1/peering/${nameSegment(name, checkDnsLabel)}`,
+      PeeringSchema,
+      withPartition<QueryOptions>(opts),
+    );
   }
 
   async delete(name: string, opts: PeeringWriteOptions = {}): Promise<void> {
-    const path = `/v1/peering/${nameSegment(name)}`;
+    const path = `/v1/peering/${nameSegment(name, checkDnsLabel)}`;
     await this.t.send('DELETE', path, undefined, EmptyResultSchema, withPartition<WriteOptions>(opts));
   }
 
   /** meta.filteredByAcls is set when the server dropped peerings the token may not see. */
   async list(opts: PeeringQueryOptions = {}): Promise<Result<Peering[]>> {
-    const res = await this.t.get('/v1/peerings', PeeringListSchema, withPartition<QueryOptions>(opts));
-    return { value: res.value ?? [], meta: res.meta };
+    return orEmpty(await this.t.get('/v1/peerings', PeeringListSchema, withPartition<QueryOptions>(opts)));
   }
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { RequestValidationError } from '../errors';
-import { formatIssuePath } from '../transport';
+import { formatIssuePath, type Result } from '../transport';
 import type { RuleViolation } from './rules';
 
 /** Throws the first broken rule, before anything is sent. */
@@ -25,4 +25,19 @@ export function segment(field: string, value: string): string {
     throw new RequestValidationError(field, 'is required (rule: required)');
   }
   return encodeURIComponent(value);
+}
+
+/** A name in a path: encoded like any segment, and refused before sending when it breaks its object's name rule. */
+export function nameSegment(
+  name: string,
+  rule: (field: string, value: unknown) => RuleViolation | undefined,
+): string {
+  const p = segment('name', name);
+  refuse([rule('name', name)].filter((v) => v !== undefined));
+  return p;
+}
+
+/** Consul answers an empty list with `null`; callers always get an array. */
+export function orEmpty<T>(res: Result<T[] | null>): Result<T[]> {
+  return { value: res.value ?? [], meta: res.meta };
 }

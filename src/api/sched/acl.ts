@@ -8,11 +8,11 @@ import {
   type ReadOptions,
   type Result,
   omit,
-  withParams,
 } from './options';
 import { seg } from './paths';
 import { ACLPolicySchema, ACLTokenSchema, type ACLPolicy, type ACLToken } from './schemas';
-import { checkListOptions, requireNonEmpty, requireUuid } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty, requireUuid } from './validate';
 
 export interface TokenInput {
   Name?: string;
@@ -44,12 +44,7 @@ export class AclApi {
 
   /** `GET /v1/acl/tokens`. */
   async tokens(opts: PrefixListOptions = {}): Promise<Result<ACLToken[]>> {
-    checkListOptions(opts, { prefix: opts.prefix });
-    return this.t.get(
-      '/v1/acl/tokens',
-      TokenListSchema,
-      withParams(omit(opts, 'prefix'), { prefix: opts.prefix || undefined }),
-    );
+    return this.t.get('/v1/acl/tokens', TokenListSchema, prefixListQuery(opts));
   }
 
   /** `GET /v1/acl/token/<accessor>`. */
@@ -77,12 +72,7 @@ export class AclApi {
 
   /** `GET /v1/acl/policies`. */
   async policies(opts: PrefixListOptions = {}): Promise<Result<ACLPolicy[]>> {
-    checkListOptions(opts, { prefix: opts.prefix });
-    return this.t.get(
-      '/v1/acl/policies',
-      PolicyListSchema,
-      withParams(omit(opts, 'prefix'), { prefix: opts.prefix || undefined }),
-    );
+    return this.t.get('/v1/acl/policies', PolicyListSchema, prefixListQuery(opts));
   }
 
   /** `GET /v1/acl/policy/<name>`. */

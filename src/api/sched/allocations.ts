@@ -20,7 +20,8 @@ import {
   type Allocation,
   type AllocationStub,
 } from './schemas';
-import { checkListOptions, requireHexPrefix, requireNonEmpty, requireUuid } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty, requireUuid } from './validate';
 
 export interface AllocationListOptions extends PrefixListOptions {
   /** Include AllocatedResources (`resources=true`). */
@@ -60,16 +61,17 @@ export class AllocationsApi {
 
   /** `GET /v1/allocations`: allocation stubs. */
   async list(opts: AllocationListOptions = {}): Promise<Result<AllocationStub[]>> {
-    requireHexPrefix('prefix', opts.prefix);
-    checkListOptions(opts, { prefix: opts.prefix });
     return this.t.get(
       '/v1/allocations',
       AllocStubListSchema,
-      withParams(omit(opts, 'prefix', 'resources', 'taskStates'), {
-        prefix: opts.prefix || undefined,
-        resources: opts.resources || undefined,
-        // Only the non-default value is sent: the server includes task states unless told not to.
-        task_states: opts.taskStates === false ? false : undefined,
+      prefixListQuery(opts, {
+        hexPrefix: true,
+        keys: ['resources', 'taskStates'],
+        params: {
+          resources: opts.resources || undefined,
+          // Only the non-default value is sent: the server includes task states unless told not to.
+          task_states: opts.taskStates === false ? false : undefined,
+        },
       }),
     );
   }

@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { RequestValidationError } from '../errors';
 import type { Transport } from '../transport';
 import { watch, type WatchOptions } from '../watch';
-import {
-  type PlainWriteOptions,
-  type PrefixListOptions,
-  type ReadOptions,
-  type Result,
-  omit,
-  withParams,
-} from './options';
+import { type PlainWriteOptions, type PrefixListOptions, type ReadOptions, type Result } from './options';
 import { seg } from './paths';
 import {
   AllocationStubSchema,
@@ -19,7 +12,8 @@ import {
   type Deployment,
   type DeploymentUpdateResponse,
 } from './schemas';
-import { checkListOptions, requireHexPrefix, requireNonEmpty } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty } from './validate';
 
 export interface PromoteInput {
   /** Promote every group's canaries. */
@@ -47,13 +41,7 @@ export class DeploymentsApi {
 
   /** `GET /v1/deployments`. */
   async list(opts: PrefixListOptions = {}): Promise<Result<Deployment[]>> {
-    requireHexPrefix('prefix', opts.prefix);
-    checkListOptions(opts, { prefix: opts.prefix });
-    return this.t.get(
-      '/v1/deployments',
-      DeploymentListSchema,
-      withParams(omit(opts, 'prefix'), { prefix: opts.prefix || undefined }),
-    );
+    return this.t.get('/v1/deployments', DeploymentListSchema, prefixListQuery(opts, { hexPrefix: true }));
   }
 
   /** `GET /v1/deployment/<id>`. */

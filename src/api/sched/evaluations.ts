@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Transport } from '../transport';
-import { type PrefixListOptions, type ReadOptions, type Result, omit, withParams } from './options';
+import { type PrefixListOptions, type ReadOptions, type Result } from './options';
 import { seg } from './paths';
 import { AllocationStubSchema, EvaluationSchema, type AllocationStub, type Evaluation } from './schemas';
-import { checkListOptions, requireHexPrefix, requireNonEmpty } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty } from './validate';
 
 export interface EvaluationListOptions extends PrefixListOptions {
   /** Only evaluations of this job (`job`). */
@@ -26,15 +27,13 @@ export class EvaluationsApi {
 
   /** `GET /v1/evaluations`. */
   async list(opts: EvaluationListOptions = {}): Promise<Result<Evaluation[]>> {
-    requireHexPrefix('prefix', opts.prefix);
-    checkListOptions(opts, { prefix: opts.prefix, job: opts.job, status: opts.status });
     return this.t.get(
       '/v1/evaluations',
       EvaluationListSchema,
-      withParams(omit(opts, 'prefix', 'job', 'status'), {
-        prefix: opts.prefix || undefined,
-        job: opts.job || undefined,
-        status: opts.status || undefined,
+      prefixListQuery(opts, {
+        hexPrefix: true,
+        keys: ['job', 'status'],
+        filters: { job: opts.job || undefined, status: opts.status || undefined },
       }),
     );
   }

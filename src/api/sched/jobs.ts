@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RequestValidationError } from '../errors';
-import type { Transport } from '../transport';
+import type { QueryOptions, Transport } from '../transport';
+import { prefixListQuery } from './list-query';
 import {
   type PlainWriteOptions,
   type PrefixListOptions,
@@ -42,13 +43,7 @@ import {
   type JobVersionsResponse,
   type PeriodicForceResponse,
 } from './schemas';
-import {
-  base64DecodedLength,
-  checkListOptions,
-  requireNonEmpty,
-  requireNonNegativeInt,
-  requirePayloadSize,
-} from './validate';
+import { base64DecodedLength, requireNonEmpty, requireNonNegativeInt, requirePayloadSize } from './validate';
 
 export interface JobListOptions extends PrefixListOptions {
   /** Include each job's Meta map (`meta=true`). */
@@ -148,34 +143,21 @@ function encodePayload(payload: string | Uint8Array | undefined): string | undef
   return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('base64');
 }
 
+const jobListQuery = (opts: JobListOptions): QueryOptions =>
+  prefixListQuery(opts, { keys: ['meta'], params: { meta: opts.meta || undefined } });
+
 /** `/v1/jobs` and `/v1/job/<id>/...`. */
 export class JobsApi {
   constructor(private readonly t: Transport) {}
 
   /** `GET /v1/jobs`: job stubs, one page when `perPage` is set (follow `meta.nextToken`). */
   async list(opts: JobListOptions = {}): Promise<Result<JobStub[]>> {
-    checkListOptions(opts, { prefix: opts.prefix });
-    return this.t.get(
-      '/v1/jobs',
-      JobListSchema,
-      withParams(omit(opts, 'prefix', 'meta'), {
-        prefix: opts.prefix || undefined,
-        meta: opts.meta || undefined,
-      }),
-    );
+    return this.t.get('/v1/jobs', JobListSchema, jobListQuery(opts));
   }
 
   /** Every job stub, following `next_token` page by page. */
   async *iterate(opts: JobListOptions = {}): AsyncGenerator<JobStub, void, undefined> {
-    checkListOptions(opts, { prefix: opts.prefix });
-    yield* this.t.paginate(
-      '/v1/jobs',
-      JobStubSchema,
-      withParams(omit(opts, 'prefix', 'meta'), {
-        prefix: opts.prefix || undefined,
-        meta: opts.meta || undefined,
-      }),
-    );
+    yield* this.t.paginate('/v1/jobs', JobStubSchema, jobListQuery(opts));
   }
 
   /** `POST /v1/jobs` with a full register request body. */

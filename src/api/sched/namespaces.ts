@@ -7,12 +7,11 @@ import {
   type PrefixListOptions,
   type ReadOptions,
   type Result,
-  omit,
-  withParams,
 } from './options';
 import { seg } from './paths';
 import { NamespaceSchema, type Namespace } from './schemas';
-import { checkListOptions, requireNonEmpty } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty } from './validate';
 
 // Nomad's rule for namespace names: letters, digits, dashes; at most 128 characters.
 const NAME = /^[a-zA-Z0-9-]{1,128}$/;
@@ -25,12 +24,7 @@ export class NamespacesApi {
 
   /** `GET /v1/namespaces`. */
   async list(opts: PrefixListOptions = {}): Promise<Result<Namespace[]>> {
-    checkListOptions(opts, { prefix: opts.prefix });
-    return this.t.get(
-      '/v1/namespaces',
-      NamespaceListSchema,
-      withParams(omit(opts, 'prefix'), { prefix: opts.prefix || undefined }),
-    );
+    return this.t.get('/v1/namespaces', NamespaceListSchema, prefixListQuery(opts));
   }
 
   /** `GET /v1/namespace/<name>`. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Transport } from '../transport';
-import { type PrefixListOptions, type ReadOptions, type Result, omit, withParams } from './options';
+import { type PrefixListOptions, type ReadOptions, type Result } from './options';
 import { seg } from './paths';
 import { NodeSchema, NodeStubSchema, type Node, type NodeStub } from './schemas';
-import { checkListOptions, requireHexPrefix, requireNonEmpty } from './validate';
+import { prefixListQuery } from './list-query';
+import { requireNonEmpty } from './validate';
 
 export interface NodeListOptions extends PrefixListOptions {
   /** Include NodeResources and ReservedResources (`resources=true`). */
@@ -20,15 +21,13 @@ export class NodesApi {
 
   /** `GET /v1/nodes`: node stubs (`Address`, not `HTTPAddr`; filter on the full node's names). */
   async list(opts: NodeListOptions = {}): Promise<Result<NodeStub[]>> {
-    requireHexPrefix('prefix', opts.prefix);
-    checkListOptions(opts, { prefix: opts.prefix });
     return this.t.get(
       '/v1/nodes',
       NodeListSchema,
-      withParams(omit(opts, 'prefix', 'resources', 'os'), {
-        prefix: opts.prefix || undefined,
-        resources: opts.resources || undefined,
-        os: opts.os || undefined,
+      prefixListQuery(opts, {
+        hexPrefix: true,
+        keys: ['resources', 'os'],
+        params: { resources: opts.resources || undefined, os: opts.os || undefined },
       }),
     );
   }

@@ -63,6 +63,7 @@ export {
   type StackScopeOptions,
 } from './scope';
 export {
+  defaultLifecycle,
   findResource,
   providerAddress,
   type BackendConfig,

@@ -38,18 +38,11 @@ export interface SynthesizedStack {
 /** Stacks listed in `<outdir>/manifest.json`, in manifest order. */
 export async function listSynthesizedStacks(outdir: string): Promise<SynthesizedStack[]> {
   const file = path.join(outdir, 'manifest.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError([
-      diagnostic(
-        { address: file },
-        'No synthesized stacks found',
-        `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run "cdktf synth" first`,
-      ),
-    ]);
-  }
+  const text = await readOrExplain(
+    file,
+    'No synthesized stacks found',
+    (reason) => `cannot read ${file} (${reason}); run "cdktf synth" first`,
+  );
   const parsed = ManifestSchema.safeParse(safeJson(text, file));
   if (!parsed.success) {
     throw new ConfigError([
@@ -69,6 +62,20 @@ export async function listSynthesizedStacks(outdir: string): Promise<Synthesized
   }));
 }
 
+/** Reads a file, or throws a ConfigError saying which file could not be read and why. */
+async function readOrExplain(
+  file: string,
+  summary: string,
+  detail: (reason: string) => string,
+): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new ConfigError([diagnostic({ address: file }, summary, detail(reason))]);
+  }
+}
+
 function safeJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -86,18 +93,7 @@ export async function loadStackConfig(
   opts: Omit<ParseOptions, 'file'> = {},
 ): Promise<StackConfig> {
   const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError([
-      diagnostic(
-        { address: file },
-        'Cannot read configuration',
-        (e as NodeJS.ErrnoException).code ?? (e as Error).message,
-      ),
-    ]);
-  }
+  const text = await readOrExplain(file, 'Cannot read configuration', (reason) => reason);
   return parseStackConfig(safeJson(text, file), { ...opts, file });
 }
 

@@ -35,6 +35,7 @@ import type {
   StackConfig,
   VariableConfig,
 } from './types';
+import { defaultLifecycle } from './types';
 import { validateStackConfig } from './validate';
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -395,14 +396,7 @@ function parseLifecycle(
   ctx: DiagnosticContext,
   out: ConfigDiagnostic[],
 ): Lifecycle {
-  const lc: Lifecycle = {
-    preventDestroy: false,
-    createBeforeDestroy: false,
-    ignoreChanges: [],
-    replaceTriggeredBy: [],
-    preconditions: [],
-    postconditions: [],
-  };
+  const lc = defaultLifecycle();
   if (v === undefined || v === null) return lc;
   if (!isObject(v)) {
     out.push(

@@ -43,6 +43,18 @@ export interface Lifecycle {
   postconditions: Condition[];
 }
 
+/** A resource without a `lifecycle` block: Terraform's defaults. */
+export function defaultLifecycle(): Lifecycle {
+  return {
+    preventDestroy: false,
+    createBeforeDestroy: false,
+    ignoreChanges: [],
+    replaceTriggeredBy: [],
+    preconditions: [],
+    postconditions: [],
+  };
+}
+
 export interface ResourceConfig extends ResourceRef {
   mode: ResourceMode;
   /** `sched_job.web` or `data.sched_job.current`. */

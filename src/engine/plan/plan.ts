@@ -9,6 +9,7 @@ import {
   ConfigError,
   checkPreconditions,
   createStackScope,
+  defaultLifecycle,
   diagnostic,
   diagnosticFromError,
   evaluateOutput,
@@ -29,7 +30,14 @@ import { buildConfigGraph, walk, type ConfigNode } from '../graph';
 import type { EvalScope } from '../expressions/evaluate';
 import { findReferences } from '../expressions/references';
 import type { PlannedChange, State } from '../../provider/resource';
-import { containsUnknown, isUnknown, UNKNOWN, type AttrPath, type Diagnostic } from '../../provider/values';
+import {
+  containsUnknown,
+  isUnknown,
+  UNKNOWN,
+  valueAt,
+  type AttrPath,
+  type Diagnostic,
+} from '../../provider/values';
 import type { ProviderSet } from '../providers';
 import type { ActionReason, OutputChange } from '../render/model';
 import { parseAddress, type StateFile } from '../state';
@@ -81,18 +89,9 @@ function applyIgnoreChanges(r: ResourceConfig, config: State, prior: State | nul
   const out: State = structuredClone(config);
   for (const path of ic) {
     if (!isIgnoredChange(r, path)) continue;
-    setPath(out, path, getPath(prior, path));
+    setPath(out, path, valueAt(prior, path));
   }
   return out;
-}
-
-function getPath(v: unknown, path: AttrPath): unknown {
-  let cur = v;
-  for (const p of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[p];
-  }
-  return cur;
 }
 
 function setPath(root: Record<string, unknown>, path: AttrPath, value: unknown): void {
@@ -528,14 +527,7 @@ function orphanResource(type: string, name: string, provider: string): ResourceC
     provider: { name: providerName, ...(m?.[2] ? { alias: m[2] } : {}) },
     providerExplicit: false,
     dependsOn: [],
-    lifecycle: {
-      preventDestroy: false,
-      createBeforeDestroy: false,
-      ignoreChanges: [],
-      replaceTriggeredBy: [],
-      preconditions: [],
-      postconditions: [],
-    },
+    lifecycle: defaultLifecycle(),
     body: { type: 'object', items: [] } as unknown as ResourceConfig['body'],
     raw: {},
   };

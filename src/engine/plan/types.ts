@@ -4,12 +4,12 @@ import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, OutputChange } from '../render/model';
 
-export interface InstancePlan {
+/** Where a planned resource or data instance sits: its addresses, its provider and its construct. */
+export interface PlannedInstanceAddress {
   /** `sched_job.web`, `sched_job.web[0]`, `sched_job.web["k"]`. */
   address: string;
   /** The block's address (graph node id), without the instance key. */
   resourceAddress: string;
-  mode: 'managed';
   type: string;
   name: string;
   key?: InstanceKey;
@@ -18,6 +18,10 @@ export interface InstancePlan {
   /** Provider name: `sched`. */
   providerName: string;
   constructPath?: string;
+}
+
+export interface InstancePlan extends PlannedInstanceAddress {
+  mode: 'managed';
   change: PlannedChange;
   actionReason?: ActionReason;
   /** Resource addresses this instance depends on (recorded in state as `dependencies`). */
@@ -34,15 +38,7 @@ export interface InstancePlan {
   stateOnly?: 'record' | 'forget';
 }
 
-export interface DataPlan {
-  address: string;
-  resourceAddress: string;
-  type: string;
-  name: string;
-  key?: InstanceKey;
-  provider: string;
-  providerName: string;
-  constructPath?: string;
+export interface DataPlan extends PlannedInstanceAddress {
   /** Read at plan time; undefined when the read waits for apply (its configuration has unknown values). */
   value?: Record<string, unknown>;
   deferred: boolean;

@@ -4,7 +4,7 @@
  * secret that also travels elsewhere (inside a jobspec, a scheduler job diff, an error message)
  * is caught too.
  */
-import { type AttrPath, isUnknown } from '../../provider/values';
+import { type AttrPath, isUnknown, valueAt } from '../../provider/values';
 import type { PlanModel } from './model';
 
 export const SENSITIVE_TEXT = '(sensitive value)';
@@ -48,19 +48,10 @@ function leaves(value: unknown, out: string[]): void {
     Object.values(value).forEach((v) => leaves(v, out));
 }
 
-function at(value: unknown, path: AttrPath): unknown {
-  let cur = value;
-  for (const step of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[step];
-  }
-  return cur;
-}
-
 /** The printable parts of the values at these paths. */
 export function secretsAt(value: unknown, paths: AttrPath[]): string[] {
   const found: string[] = [];
-  for (const p of paths) leaves(at(value, p), found);
+  for (const p of paths) leaves(valueAt(value, p), found);
   return found;
 }
 

@@ -5,7 +5,7 @@ import type { Config, DataSourceHandler, State } from '../resource';
 import { attr } from '../schema';
 import { validateShape } from '../common/shape';
 import type { Diagnostic } from '../values';
-import type { SchedProviderContext } from '../sched/context';
+import { namespaceFor, type SchedProviderContext } from '../sched/context';
 
 const AllocationItemSchema = z.object({
   id: z.string(),
@@ -95,10 +95,7 @@ export class SchedAllocationsDataSource implements DataSourceHandler {
   async read(config: Config): Promise<State> {
     const filter = typeof config['filter'] === 'string' && config['filter'] ? config['filter'] : undefined;
     const prefix = typeof config['prefix'] === 'string' && config['prefix'] ? config['prefix'] : undefined;
-    const namespace =
-      (typeof config['namespace'] === 'string' && config['namespace']) ||
-      this.ctx.defaults.namespace ||
-      'default';
+    const namespace = namespaceFor(this.ctx, config);
     const { value } = await this.ctx.client.allocations.list({
       filter,
       prefix,

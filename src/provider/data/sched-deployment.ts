@@ -5,7 +5,7 @@ import type { Config, DataSourceHandler, State } from '../resource';
 import { attr } from '../schema';
 import { errorAt, validateShape } from '../common/shape';
 import { containsUnknown, type Diagnostic } from '../values';
-import type { SchedProviderContext } from '../sched/context';
+import { namespaceFor, type SchedProviderContext } from '../sched/context';
 
 const GroupSchema = z.object({
   auto_revert: z.boolean(),
@@ -83,10 +83,7 @@ export class SchedDeploymentDataSource implements DataSourceHandler {
   }
 
   async read(config: Config): Promise<State> {
-    const namespace =
-      (typeof config['namespace'] === 'string' && config['namespace']) ||
-      this.ctx.defaults.namespace ||
-      'default';
+    const namespace = namespaceFor(this.ctx, config);
     let d: Deployment;
     if (typeof config['deployment_id'] === 'string') {
       ({ value: d } = await this.ctx.client.deployments.read(config['deployment_id'], { namespace }));

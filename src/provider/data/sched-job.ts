@@ -4,7 +4,7 @@ import type { Config, DataSourceHandler, State } from '../resource';
 import { attr } from '../schema';
 import { validateShape } from '../common/shape';
 import type { Diagnostic } from '../values';
-import type { SchedProviderContext } from '../sched/context';
+import { namespaceFor, type SchedProviderContext } from '../sched/context';
 import { computedAttributes, fetchRemote } from '../sched/job/state';
 import { jobShape } from '../sched/job/schema';
 
@@ -51,10 +51,7 @@ export class SchedJobDataSource implements DataSourceHandler {
 
   async read(config: Config): Promise<State> {
     const id = String(config['job_id']);
-    const namespace =
-      (typeof config['namespace'] === 'string' && config['namespace']) ||
-      this.ctx.defaults.namespace ||
-      'default';
+    const namespace = namespaceFor(this.ctx, config);
     const remote = await fetchRemote(this.ctx, { id, namespace });
     if (!remote) throw new Error(`job "${id}" does not exist in namespace "${namespace}"`);
     const { job } = remote;

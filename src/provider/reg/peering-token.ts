@@ -6,16 +6,15 @@
  */
 import { z } from 'zod';
 import type { Peering, PeeringGenerateTokenRequest } from '../../api/reg/schemas';
-import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
+import type { ApplyContext, Config, ResourceHandler, State } from '../resource';
 import { timeoutsAttribute } from '../common/timeouts';
 import { attr } from '../schema';
-import { DiagnosticsError } from '../values';
 import { keep, samePartition } from './compare';
 import type { RegContext } from './context';
-import { deletePeering, isLive, peerName, readPeering, waitPeeringGone } from './peering-common';
+import { peerName, readPeering, waitPeeringGone } from './peering-common';
+import { peeringHandlerParts, peeringRequestOptions } from './peering-handler';
 import { planChange } from './plan';
-import { runApply, settled, verb } from './apply';
-import { guarded, type Redactor } from './redact';
+import { settled } from './apply';
 import { validateShape } from '../common/shape';
 
 export const PEERING_TOKEN_DESCRIPTION =
@@ -63,11 +62,6 @@ function asState(p: Peering, like: State | null, token: unknown): State {
 }
 
 export function peeringTokenResource(rc: RegContext): ResourceHandler {
-  const secretsOf = (...states: Array<State | null | undefined>): Redactor =>
-    rc.redactor.with((r) => {
-      for (const s of states) if (s) r.addPeeringToken(s['peering_token']);
-    });
-
   const create = async (
     planned: State,
     record: (s: State) => void,
@@ -76,16 +70,12 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
     const name = String(planned['peer_name']);
     // The registry refuses a name whose old peering is still being removed.
     await waitPeeringGone(rc, `generating the peering token for "${name}"`, planned, ctx);
-    const body: PeeringGenerateTokenRequest = { PeerName: name };
-    if (typeof planned['partition'] === 'string' && planned['partition'] !== '')
-      body.Partition = planned['partition'];
+    const body: PeeringGenerateTokenRequest = { PeerName: name, ...peeringRequestOptions(planned) };
     const dc =
       typeof planned['datacenter'] === 'string' && planned['datacenter'] !== ''
         ? planned['datacenter']
         : rc.datacenter;
     if (dc) body.Datacenter = dc;
-    if (planned['meta'] && typeof planned['meta'] === 'object')
-      body.Meta = planned['meta'] as Record<string, string>;
     const { PeeringToken } = await rc.client.peering.generateToken(body);
     rc.redactor.addPeeringToken(PeeringToken);
     // The peering exists from here on; a failed read-back must not lose its token.
@@ -95,7 +85,12 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
     return asState(p, planned, PeeringToken);
   };
 
-  const destroy = (prior: State): Promise<void> => deletePeering(rc, prior);
+  const parts = peeringHandlerParts(rc, {
+    noun: 'peering token',
+    subject: (name) => `the peering token for "${name}"`,
+    asState,
+    create,
+  });
 
   return {
     typeName: 'reg_peering_token',
@@ -110,44 +105,6 @@ export function peeringTokenResource(rc: RegContext): ResourceHandler {
         planChange({ shape: peeringTokenShape, equal: { partition: samePartition } }, prior, config),
       ),
 
-    apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
-      const name = String((change.planned ?? change.prior)?.['peer_name']);
-      return runApply(
-        change,
-        {
-          create: (planned, record) => create(planned, record, ctx),
-          // Every argument but `timeouts` forces a replacement: only the time limits changed.
-          update: (prior, planned) => Promise.resolve({ ...prior, timeouts: planned['timeouts'] ?? null }),
-          destroy,
-        },
-        (action) => `${verb(action)} the peering token for "${name}"`,
-        secretsOf(change.prior, change.planned),
-      );
-    },
-
-    async read(state: State): Promise<State | null> {
-      const name = String(state['peer_name']);
-      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () =>
-        readPeering(rc, name, state['partition']),
-      );
-      return isLive(p) ? asState(p, state, state['peering_token']) : null;
-    },
-
-    async import(id: string): Promise<State> {
-      const p = await guarded(`importing peering token "${id}"`, rc.redactor, () =>
-        readPeering(rc, id, undefined),
-      );
-      if (!isLive(p)) {
-        throw new DiagnosticsError([
-          {
-            severity: 'error',
-            summary: `Cannot import peering token "${id}"`,
-            detail: 'no live peering of that name',
-          },
-        ]);
-      }
-      // The registry never shows a token again: the imported state holds none.
-      return asState(p, null, null);
-    },
+    ...parts,
   };
 }

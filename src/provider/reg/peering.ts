@@ -8,20 +8,13 @@ import type { Peering, PeeringEstablishRequest } from '../../api/reg/schemas';
 import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
 import { timeoutsAttribute } from '../common/timeouts';
 import { attr } from '../schema';
-import { DiagnosticsError, isUnknown } from '../values';
+import { isUnknown } from '../values';
 import { isEmpty, keep, samePartition } from './compare';
 import type { RegContext } from './context';
-import {
-  createTimeoutMs,
-  isLive,
-  deletePeering,
-  peerName,
-  readPeering,
-  waitPeeringGone,
-} from './peering-common';
+import { createTimeoutMs, isLive, peerName, readPeering, waitPeeringGone } from './peering-common';
+import { peeringHandlerParts, peeringRequestOptions } from './peering-handler';
 import { planChange } from './plan';
-import { runApply, settled, verb } from './apply';
-import { guarded, type Redactor } from './redact';
+import { settled } from './apply';
 import { validateShape } from '../common/shape';
 import { poll } from './wait';
 
@@ -78,11 +71,6 @@ function asState(p: Peering, like: State | null, token: unknown): State {
 }
 
 export function peeringResource(rc: RegContext): ResourceHandler {
-  const secretsOf = (...states: Array<State | null | undefined>): Redactor =>
-    rc.redactor.with((r) => {
-      for (const s of states) if (s) r.addPeeringToken(s['peering_token']);
-    });
-
   const create = async (
     planned: State,
     record: (s: State) => void,
@@ -92,12 +80,12 @@ export function peeringResource(rc: RegContext): ResourceHandler {
     const token = String(planned['peering_token']);
     const operation = `establishing peering "${name}"`;
     await waitPeeringGone(rc, operation, planned, ctx);
-    const body: PeeringEstablishRequest = { PeerName: name, PeeringToken: token };
-    if (typeof planned['partition'] === 'string' && planned['partition'] !== '')
-      body.Partition = planned['partition'];
+    const body: PeeringEstablishRequest = {
+      PeerName: name,
+      PeeringToken: token,
+      ...peeringRequestOptions(planned),
+    };
     if (rc.datacenter) body.Datacenter = rc.datacenter;
-    if (planned['meta'] && typeof planned['meta'] === 'object')
-      body.Meta = planned['meta'] as Record<string, string>;
     await rc.client.peering.establish(body);
     // Established: from here on the peering exists, ACTIVE or not, and a failed wait must say so.
     record({ ...settled(planned), id: name });
@@ -121,7 +109,12 @@ export function peeringResource(rc: RegContext): ResourceHandler {
     return asState(active, planned, token);
   };
 
-  const destroy = (prior: State): Promise<void> => deletePeering(rc, prior);
+  const parts = peeringHandlerParts(rc, {
+    noun: 'peering',
+    subject: (name) => `peering "${name}"`,
+    asState,
+    create,
+  });
 
   return {
     typeName: 'reg_peering',
@@ -144,41 +137,6 @@ export function peeringResource(rc: RegContext): ResourceHandler {
       );
     },
 
-    apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null> {
-      const name = String((change.planned ?? change.prior)?.['peer_name']);
-      return runApply(
-        change,
-        {
-          create: (planned, record) => create(planned, record, ctx),
-          // Every argument but `timeouts` forces a replacement: only the time limits changed.
-          update: (prior, planned) => Promise.resolve({ ...prior, timeouts: planned['timeouts'] ?? null }),
-          destroy,
-        },
-        (action) => `${verb(action)} peering "${name}"`,
-        secretsOf(change.prior, change.planned),
-      );
-    },
-
-    async read(state: State): Promise<State | null> {
-      const name = String(state['peer_name']);
-      const p = await guarded(`reading peering "${name}"`, secretsOf(state), () =>
-        readPeering(rc, name, state['partition']),
-      );
-      return isLive(p) ? asState(p, state, state['peering_token']) : null;
-    },
-
-    async import(id: string): Promise<State> {
-      const p = await guarded(`importing peering "${id}"`, rc.redactor, () => readPeering(rc, id, undefined));
-      if (!isLive(p)) {
-        throw new DiagnosticsError([
-          {
-            severity: 'error',
-            summary: `Cannot import peering "${id}"`,
-            detail: 'no live peering of that name',
-          },
-        ]);
-      }
-      return asState(p, null, null);
-    },
+    ...parts,
   };
 }

@@ -9,3 +9,9 @@ export interface SchedProviderContext {
   /** Removes the provider's secrets from any text before it leaves a handler. */
   redact: Redact;
 }
+
+/** The namespace a data source reads in: its own `namespace`, else the provider's, else `default`. */
+export function namespaceFor(ctx: SchedProviderContext, config: Record<string, unknown>): string {
+  const own = config['namespace'];
+  return (typeof own === 'string' && own) || ctx.defaults.namespace || 'default';
+}

@@ -3,14 +3,13 @@ import { ACLBindTypeSchema } from '../../../api/reg/schemas';
 import { invalidField, notFound } from '../../http/errors';
 import { blockingRead } from '../../http/blocking';
 import type { RequestContext, Router } from '../../http/router';
-import { newId } from '../../ids';
 import { FilterError, parseFilter } from '../../filter';
 import type { Txn } from '../../store';
-import { authOf, type RegContext } from '../context';
+import type { RegContext } from '../context';
 import type { StoredBindingRule } from '../model';
-import { applyFilter, bodyObject, optString, refuse, type Body } from '../request';
+import { applyFilter, optString, refuse, type Body } from '../request';
 import { T, nsKey } from '../tables';
-import { requireWritableNamespace } from '../namespaces/lookup';
+import { namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { checkTemplate } from './templates';
 
 export function renderBindingRule(r: StoredBindingRule): Record<string, unknown> {
@@ -55,22 +54,21 @@ function buildRule(tx: Txn, body: Body, id: string, namespace: string): StoredBi
 
 export function addBindingRuleRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
-  const nsOf = (ctx: RequestContext, body?: Body): string =>
-    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+  const nsOf = (ctx: RequestContext): string => namespaceOf(rc, ctx);
 
   const write = async (ctx: RequestContext, pathId: string | undefined): Promise<{ body: unknown }> => {
-    const body = await bodyObject(ctx);
-    const namespace = nsOf(ctx, body);
-    authOf(rc, ctx).require('acl:write', namespace);
-    const bodyId = optString(body, 'ID');
-    if (pathId !== undefined && bodyId && bodyId !== pathId)
-      throw invalidField('ID', `must match the ID in the path "${pathId}" (rule: matches-path)`);
-    const id = pathId ?? newId();
+    const target = await writeTarget(rc, ctx, pathId);
+    const { id, namespace } = target;
     const { result } = store.write((tx) => {
-      requireWritableNamespace(tx, namespace);
-      const existing = tx.get<StoredBindingRule>(T.bindingRules, id);
-      if (pathId !== undefined && !existing) throw notFound(`ACL binding rule not found: "${id}"`);
-      const next = buildRule(tx, body, id, namespace);
+      const isUpdate = pathId !== undefined;
+      const existing = priorForWrite<StoredBindingRule>(
+        tx,
+        T.bindingRules,
+        target,
+        isUpdate,
+        'ACL binding rule',
+      );
+      const next = buildRule(tx, target.body, id, namespace);
       if (existing && existing.AuthMethod !== next.AuthMethod)
         throw invalidField(
           'AuthMethod',

@@ -18,12 +18,19 @@ export function globalManagementPolicy(): StoredPolicy {
   };
 }
 
-export function anonymousToken(nowMs: number): StoredToken {
+/** Both builtin tokens are global, in the default namespace, with no roles or identities. */
+function builtinToken(
+  accessorId: string,
+  secretId: string,
+  description: string,
+  policies: StoredToken['Policies'],
+  nowMs: number,
+): StoredToken {
   return {
-    AccessorID: ANONYMOUS_TOKEN_ID,
-    SecretID: ANONYMOUS_TOKEN_SECRET,
-    Description: 'Anonymous Token',
-    Policies: [],
+    AccessorID: accessorId,
+    SecretID: secretId,
+    Description: description,
+    Policies: policies,
     Roles: [],
     ServiceIdentities: [],
     NodeIdentities: [],
@@ -33,22 +40,15 @@ export function anonymousToken(nowMs: number): StoredToken {
   };
 }
 
+export function anonymousToken(nowMs: number): StoredToken {
+  return builtinToken(ANONYMOUS_TOKEN_ID, ANONYMOUS_TOKEN_SECRET, 'Anonymous Token', [], nowMs);
+}
+
 export function managementToken(
   accessorId: string,
   secretId: string,
   description: string,
   nowMs: number,
 ): StoredToken {
-  return {
-    AccessorID: accessorId,
-    SecretID: secretId,
-    Description: description,
-    Policies: [{ ID: GLOBAL_MANAGEMENT_POLICY_ID }],
-    Roles: [],
-    ServiceIdentities: [],
-    NodeIdentities: [],
-    Local: false,
-    CreateTimeMs: nowMs,
-    Namespace: DEFAULT_NAMESPACE,
-  };
+  return builtinToken(accessorId, secretId, description, [{ ID: GLOBAL_MANAGEMENT_POLICY_ID }], nowMs);
 }

@@ -5,6 +5,7 @@
  * is refused with 403 "ACL not found", as Consul does.
  */
 import { HttpError } from '../../http/errors';
+import { headerToken } from '../../http/token';
 import type { RequestContext, RouteMeta } from '../../http/router';
 import type { Store } from '../../store';
 import type { StoredToken } from '../model';
@@ -50,16 +51,7 @@ export class RequestAuth {
   }
 }
 
-function headerToken(ctx: RequestContext): string | undefined {
-  const h = ctx.headers['x-reg-token'];
-  if (typeof h === 'string' && h !== '') return h;
-  const auth = ctx.headers['authorization'];
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    if (m) return m[1];
-  }
-  return undefined;
-}
+const headerTokenOf = (ctx: RequestContext): string | undefined => headerToken(ctx.headers, 'x-reg-token');
 
 export class AclGate {
   private readonly resolved = new WeakMap<RequestContext, RequestAuth>();
@@ -73,7 +65,7 @@ export class AclGate {
   auth(ctx: RequestContext): RequestAuth {
     let a = this.resolved.get(ctx);
     if (!a) {
-      a = this.resolve(ctx.query.get('token') || headerToken(ctx));
+      a = this.resolve(ctx.query.get('token') || headerTokenOf(ctx));
       this.resolved.set(ctx, a);
     }
     return a;
@@ -81,7 +73,7 @@ export class AclGate {
 
   /** The stored token a request names, whether or not ACLs are enforced (token/self, logout). */
   resolveAny(ctx: RequestContext): StoredToken | undefined {
-    const secret = ctx.query.get('token') || headerToken(ctx);
+    const secret = ctx.query.get('token') || headerTokenOf(ctx);
     return secret ? findTokenBySecret(this.store, secret, Date.now()) : undefined;
   }
 
@@ -101,7 +93,7 @@ export class AclGate {
         isObject(body) && typeof body['Token'] === 'string' && body['Token'] !== ''
           ? body['Token']
           : undefined;
-      const a = this.resolve(bodyToken ?? (ctx.query.get('token') || headerToken(ctx)));
+      const a = this.resolve(bodyToken ?? (ctx.query.get('token') || headerTokenOf(ctx)));
       this.resolved.set(ctx, a);
       return;
     }

@@ -1,15 +1,14 @@
 /** /v1/acl/policy and /v1/acl/policies, following Consul's ACL policy endpoints. */
-import { badRequest, invalidField, notFound } from '../../http/errors';
+import { badRequest, invalidField } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
-import { newId } from '../../ids';
 import { blockingRead } from '../../http/blocking';
-import { authOf, type RegContext } from '../context';
+import type { RegContext } from '../context';
 import type { StoredPolicy } from '../model';
-import { applyFilter, bodyObject, optString, type Body } from '../request';
+import { applyFilter, optString, type Body } from '../request';
 import { DEFAULT_NAMESPACE, T } from '../tables';
-import { requireWritableNamespace } from '../namespaces/lookup';
 import { GLOBAL_MANAGEMENT_POLICY_ID } from './builtins';
 import { POLICY_NAME_RE, putList, stringList } from './identities';
+import { addNamedObjectReads, namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { hasNamespaceBlocks, parsePolicyRules, RulesError } from './policy-rules';
 
 export function renderPolicy(p: StoredPolicy, withRules = true): Record<string, unknown> {
@@ -54,25 +53,20 @@ function buildPolicy(body: Body, id: string, namespace: string): StoredPolicy {
 
 export function addPolicyRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
-  const nsOf = (ctx: RequestContext, body?: Body): string =>
-    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+  const nsOf = (ctx: RequestContext): string => namespaceOf(rc, ctx);
 
   const write = async (ctx: RequestContext, pathId: string | undefined): Promise<{ body: unknown }> => {
-    const body = await bodyObject(ctx);
-    const namespace = nsOf(ctx, body);
-    authOf(rc, ctx).require('acl:write', namespace);
-    const bodyId = optString(body, 'ID');
-    if (pathId !== undefined && bodyId && bodyId !== pathId)
-      throw invalidField(
-        'ID',
-        `must match the ID in the path "${pathId}"; got "${bodyId}" (rule: matches-path)`,
-      );
-    const id = pathId ?? newId();
-    const policy = buildPolicy(body, id, namespace);
+    const target = await writeTarget(rc, ctx, pathId);
+    const { id, namespace } = target;
+    const policy = buildPolicy(target.body, id, namespace);
     const { result } = store.write((tx) => {
-      requireWritableNamespace(tx, namespace);
-      const existing = tx.get<StoredPolicy>(T.policies, id);
-      if (pathId !== undefined && !existing) throw notFound(`ACL policy not found: "${id}"`);
+      const existing = priorForWrite<StoredPolicy>(
+        tx,
+        T.policies,
+        target,
+        pathId !== undefined,
+        'ACL policy',
+      );
       if (existing && existing.Namespace !== namespace)
         throw invalidField('Namespace', 'cannot move a policy to another namespace (rule: immutable)');
       if (
@@ -95,34 +89,13 @@ export function addPolicyRoutes(router: Router, rc: RegContext): void {
   router.add('PUT', '/v1/acl/policy', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
   router.add('PUT', '/v1/acl/policy/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
 
-  const readBy = (ctx: RequestContext, find: () => StoredPolicy | undefined, what: string) =>
-    blockingRead(ctx, store, [{ table: T.policies }], () => {
-      const p = find();
-      if (!p) throw notFound(`ACL policy not found: ${what}`);
-      return { value: renderPolicy(p), index: store.keyIndex(T.policies, p.ID) };
-    });
-
-  router.add(
-    'GET',
-    '/v1/acl/policy/:id',
-    (ctx) =>
-      readBy(ctx, () => store.get<StoredPolicy>(T.policies, ctx.params['id']!), `"${ctx.params['id']!}"`),
-    { acl: 'acl:read' },
-  );
-  router.add(
-    'GET',
-    '/v1/acl/policy/name/:name',
-    (ctx) => {
-      const ns = nsOf(ctx);
-      const name = ctx.params['name']!;
-      return readBy(
-        ctx,
-        () => store.list<StoredPolicy>(T.policies).find((p) => p.Name === name && p.Namespace === ns),
-        `named "${name}"`,
-      );
-    },
-    { acl: 'acl:read' },
-  );
+  addNamedObjectReads<StoredPolicy>(router, rc, {
+    kind: 'policy',
+    table: T.policies,
+    watch: [T.policies],
+    what: 'ACL policy',
+    render: (p) => renderPolicy(p),
+  });
 
   router.add(
     'DELETE',

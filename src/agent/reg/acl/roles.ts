@@ -1,15 +1,14 @@
 /** /v1/acl/role and /v1/acl/roles, following Consul's ACL role endpoints. */
-import { invalidField, notFound } from '../../http/errors';
+import { invalidField } from '../../http/errors';
 import { blockingRead } from '../../http/blocking';
 import type { RequestContext, Router } from '../../http/router';
-import { newId } from '../../ids';
 import type { Store, Txn } from '../../store';
-import { authOf, type RegContext } from '../context';
+import type { RegContext } from '../context';
 import type { StoredRole } from '../model';
-import { applyFilter, bodyObject, optString, type Body } from '../request';
+import { applyFilter, optString, type Body } from '../request';
 import { T } from '../tables';
-import { requireWritableNamespace } from '../namespaces/lookup';
 import { nodeIdentities, putList, ROLE_NAME_RE, serviceIdentities } from './identities';
+import { addNamedObjectReads, namespaceOf, priorForWrite, writeTarget } from './object-routes';
 import { renderLinks, resolveLinks } from './links';
 
 export function renderRole(reader: Pick<Store, 'get' | 'list'>, r: StoredRole): Record<string, unknown> {
@@ -44,25 +43,14 @@ function buildRole(tx: Txn, body: Body, id: string, namespace: string): StoredRo
 
 export function addRoleRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
-  const nsOf = (ctx: RequestContext, body?: Body): string =>
-    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+  const nsOf = (ctx: RequestContext): string => namespaceOf(rc, ctx);
 
   const write = async (ctx: RequestContext, pathId: string | undefined): Promise<{ body: unknown }> => {
-    const body = await bodyObject(ctx);
-    const namespace = nsOf(ctx, body);
-    authOf(rc, ctx).require('acl:write', namespace);
-    const bodyId = optString(body, 'ID');
-    if (pathId !== undefined && bodyId && bodyId !== pathId)
-      throw invalidField(
-        'ID',
-        `must match the ID in the path "${pathId}"; got "${bodyId}" (rule: matches-path)`,
-      );
-    const id = pathId ?? newId();
+    const target = await writeTarget(rc, ctx, pathId);
+    const { id, namespace } = target;
     const { result } = store.write((tx) => {
-      requireWritableNamespace(tx, namespace);
-      const existing = tx.get<StoredRole>(T.roles, id);
-      if (pathId !== undefined && !existing) throw notFound(`ACL role not found: "${id}"`);
-      const role = buildRole(tx, body, id, namespace);
+      priorForWrite<StoredRole>(tx, T.roles, target, pathId !== undefined, 'ACL role');
+      const role = buildRole(tx, target.body, id, namespace);
       const clash = tx
         .list<StoredRole>(T.roles)
         .find((r) => r.Name === role.Name && r.Namespace === namespace && r.ID !== id);
@@ -75,32 +63,13 @@ export function addRoleRoutes(router: Router, rc: RegContext): void {
   router.add('PUT', '/v1/acl/role', (ctx) => write(ctx, undefined), { acl: 'acl:write' });
   router.add('PUT', '/v1/acl/role/:id', (ctx) => write(ctx, ctx.params['id']!), { acl: 'acl:write' });
 
-  const readBy = (ctx: RequestContext, find: () => StoredRole | undefined, what: string) =>
-    blockingRead(ctx, store, [{ table: T.roles }, { table: T.policies }], () => {
-      const r = find();
-      if (!r) throw notFound(`ACL role not found: ${what}`);
-      return { value: renderRole(store, r), index: store.keyIndex(T.roles, r.ID) };
-    });
-  router.add(
-    'GET',
-    '/v1/acl/role/:id',
-    (ctx) => readBy(ctx, () => store.get<StoredRole>(T.roles, ctx.params['id']!), `"${ctx.params['id']!}"`),
-    { acl: 'acl:read' },
-  );
-  router.add(
-    'GET',
-    '/v1/acl/role/name/:name',
-    (ctx) => {
-      const ns = nsOf(ctx);
-      const name = ctx.params['name']!;
-      return readBy(
-        ctx,
-        () => store.list<StoredRole>(T.roles).find((r) => r.Name === name && r.Namespace === ns),
-        `named "${name}"`,
-      );
-    },
-    { acl: 'acl:read' },
-  );
+  addNamedObjectReads<StoredRole>(router, rc, {
+    kind: 'role',
+    table: T.roles,
+    watch: [T.roles, T.policies],
+    what: 'ACL role',
+    render: (r) => renderRole(store, r),
+  });
 
   router.add(
     'DELETE',

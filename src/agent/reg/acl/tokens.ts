@@ -13,6 +13,7 @@ import { requireWritableNamespace } from '../namespaces/lookup';
 import { ANONYMOUS_TOKEN_ID } from './builtins';
 import { nodeIdentities, putList, serviceIdentities, UUID_RE } from './identities';
 import { renderLinks, resolveLinks } from './links';
+import { namespaceOf } from './object-routes';
 import { isExpired } from './resolve';
 
 type Reader = Pick<Store, 'get' | 'list'>;
@@ -117,8 +118,7 @@ function buildToken(
 
 export function addTokenRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
-  const nsOf = (ctx: RequestContext, body?: Body): string =>
-    (body && optString(body, 'Namespace')) || authOf(rc, ctx).namespace(ctx);
+  const nsOf = (ctx: RequestContext, body?: Body): string => namespaceOf(rc, ctx, body);
 
   router.add(
     'PUT',

@@ -143,19 +143,24 @@ export function aclRoutes(router: Router, store: Store, auth: SchedAuthorizer): 
     { acl: 'management' },
   );
 
-  router.add(
-    'DELETE',
-    '/v1/acl/policy/:name',
-    (ctx) => {
-      enabled();
-      const name = ctx.params['name']!;
-      const { index } = store.write((tx) => {
-        if (!tx.delete(ACL_T.policies, name)) throw notFound('ACL policy not found');
-      });
-      return { body: null, index };
-    },
-    { acl: 'management' },
-  );
+  /** Policies and tokens are deleted alike: by the key in the path, a 404 when there is none. */
+  const deleteRoute = (path: string, param: string, table: string, what: string): void => {
+    router.add(
+      'DELETE',
+      path,
+      (ctx) => {
+        enabled();
+        const key = ctx.params[param]!;
+        const { index } = store.write((tx) => {
+          if (!tx.delete(table, key)) throw notFound(`${what} not found`);
+        });
+        return { body: null, index };
+      },
+      { acl: 'management' },
+    );
+  };
+
+  deleteRoute('/v1/acl/policy/:name', 'name', ACL_T.policies, 'ACL policy');
 
   router.get(
     '/v1/acl/tokens',
@@ -231,17 +236,5 @@ export function aclRoutes(router: Router, store: Store, auth: SchedAuthorizer): 
     { acl: 'none' },
   );
 
-  router.add(
-    'DELETE',
-    '/v1/acl/token/:accessor',
-    (ctx) => {
-      enabled();
-      const accessor = ctx.params['accessor']!;
-      const { index } = store.write((tx) => {
-        if (!tx.delete(ACL_T.tokens, accessor)) throw notFound('ACL token not found');
-      });
-      return { body: null, index };
-    },
-    { acl: 'management' },
-  );
+  deleteRoute('/v1/acl/token/:accessor', 'accessor', ACL_T.tokens, 'ACL token');
 }

@@ -1,7 +1,7 @@
-import type { DiffType, ObjectDiff, TaskGroupDiff } from './types';
-import { fieldDiffs, nullIfEmpty } from './fields';
-import { flattenPair } from './flatten';
-import { asObj, canonicalKey, compareGoStrings, semanticEqual, str, type Obj } from './json';
+import type { ObjectDiff, TaskGroupDiff } from './types';
+import { nullIfEmpty } from './fields';
+import { asObj, canonicalKey, compareGoStrings, semanticEqual, type Obj } from './json';
+import { namedBlockHead } from './named-block';
 import {
   collect,
   freeMapDiff,
@@ -24,14 +24,7 @@ export function taskGroupDiff(
   newGroup: Obj | null,
   contextual: boolean,
 ): TaskGroupDiff {
-  let type: DiffType = 'None';
-  if (oldGroup === null && newGroup !== null) type = 'Added';
-  else if (newGroup === null && oldGroup !== null) type = 'Deleted';
-  else if (!semanticEqual(oldGroup, newGroup)) type = 'Edited';
-  const name = str((newGroup ?? oldGroup)?.Name);
-
-  const [of, nf] = flattenPair(oldGroup, newGroup, ['Name']);
-  const fields = fieldDiffs(of, nf, false);
+  const { type, name, fields } = namedBlockHead(oldGroup, newGroup, ['Name']);
 
   const o = oldGroup ?? {};
   const n = newGroup ?? {};

@@ -1,7 +1,7 @@
-import type { DiffType, TaskDiff } from './types';
-import { fieldDiffs, nullIfEmpty } from './fields';
-import { flattenPair } from './flatten';
-import { semanticEqual, str, type Obj } from './json';
+import type { TaskDiff } from './types';
+import { nullIfEmpty } from './fields';
+import { str, type Obj } from './json';
+import { namedBlockHead } from './named-block';
 import {
   collect,
   freeMapDiff,
@@ -22,15 +22,7 @@ const TASK_FILTER = ['Name', 'Config'];
 const SECRETS_KEYS = ['Secrets', 'Vault'];
 
 export function taskDiff(oldTask: Obj | null, newTask: Obj | null, contextual: boolean): TaskDiff {
-  let type: DiffType = 'None';
-  if (oldTask === null && newTask !== null) type = 'Added';
-  else if (newTask === null && oldTask !== null) type = 'Deleted';
-  else if (!semanticEqual(oldTask, newTask)) type = 'Edited';
-  const name = str((newTask ?? oldTask)?.Name);
-
-  const [of, nf] = flattenPair(oldTask, newTask, TASK_FILTER);
-  // Top-level task fields are never contextual in Nomad; only nested objects are.
-  const fields = fieldDiffs(of, nf, false);
+  const { type, name, fields } = namedBlockHead(oldTask, newTask, TASK_FILTER);
 
   const o = oldTask ?? {};
   const n = newTask ?? {};

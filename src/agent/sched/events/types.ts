@@ -17,14 +17,11 @@ export interface EventMessage {
   Events: SchedEvent[];
 }
 
-export const TOPICS = [
-  'ACLToken',
-  'ACLPolicy',
-  'Job',
-  'Allocation',
-  'Deployment',
-  'Evaluation',
-  'Node',
-  'NodeDrain',
-  'Service',
-] as const;
+/*
+ * The topic list is part of the wire contract, so it has one home: the API's zod schemas, which the agent
+ * already validates requests with. Those modules hold only schemas and constants (no transport, no HTTP), so
+ * the agent depending on them does not reach into the client. The event shapes above stay separate: the
+ * agent's are exactly what it sends, the client's schema tolerates what any server might send (nulls,
+ * absent fields).
+ */
+export { KNOWN_EVENT_TOPICS as TOPICS } from '../../../api/sched/schemas';

@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { ExecAuthFrameSchema } from '../../../api/sched/schemas';
+import { headerToken } from '../../http/token';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
 import type { SchedAuthorizer } from '../acl/authorize';
 import type { SchedContext } from '../context';
@@ -62,17 +63,6 @@ function parseQuery(allocId: string, q: URLSearchParams): ExecQuery {
     handshake: boolValue(q, 'ws_handshake'),
     namespace: q.get('namespace') || 'default',
   };
-}
-
-function headerToken(req: IncomingMessage): string | undefined {
-  const h = req.headers['x-sched-token'];
-  if (typeof h === 'string' && h !== '') return h;
-  const auth = req.headers['authorization'];
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    if (m) return m[1];
-  }
-  return undefined;
 }
 
 function refuse(socket: Duplex, status: number, message: string): void {
@@ -212,7 +202,12 @@ export function createExecUpgrade(
         if (err instanceof HttpError) return refuse(socket, err.status, err.message);
         throw err;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => void accept(ws, q, headerToken(req)));
+      wss.handleUpgrade(
+        req,
+        socket,
+        head,
+        (ws) => void accept(ws, q, headerToken(req.headers, 'x-sched-token')),
+      );
     },
     close() {
       for (const ws of wss.clients) ws.terminate();

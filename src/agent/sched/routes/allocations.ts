@@ -2,7 +2,6 @@
 import { AllocRestartRequestSchema, AllocSignalRequestSchema } from '../../../api/sched/schemas';
 import { blockingRead } from '../../http/blocking';
 import { badRequest, notFound } from '../../http/errors';
-import { listWith } from '../../http/list';
 import { boolParam } from '../../http/query';
 import type { Router } from '../../http/router';
 import type { ClientRunner } from '../client/runner';
@@ -12,7 +11,7 @@ import type { AllocRecord } from '../model';
 import { isTerminalAlloc } from '../state';
 import { allocStub } from '../stubs';
 import { T, childKey } from '../tables';
-import { checkPrefix, checkRegion, namespaceOf, parseBody, requireUuid } from './common';
+import { checkPrefix, checkRegion, listPage, namespaceOf, parseBody, requireUuid } from './common';
 
 const SIGNALS = new Set([
   'SIGHUP',
@@ -73,17 +72,12 @@ export function allocationRoutes(router: Router, sc: SchedContext, runner: Clien
         const all = store
           .list<AllocRecord>(T.allocs)
           .filter((a) => (ns === '*' || a.Namespace === ns) && a.ID.startsWith(prefix));
-        const res = listWith(all, {
+        return listPage(store.tableIndex(T.allocs), all, {
           query: ctx.query,
           key: (a) => a.ID,
           otherFilters: ['prefix'],
           stub: (a) => allocStub(a, opts),
         });
-        return {
-          value: res.items,
-          index: store.tableIndex(T.allocs),
-          headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
-        };
       });
     },
     { acl: 'namespace:read-job' },

@@ -9,7 +9,7 @@ import type { AllocRecord, NamespaceRecord, NodeRecord } from '../model';
 import { nodeStub } from '../nodes';
 import { getNamespace, listJobs, isTerminalAlloc } from '../state';
 import { T } from '../tables';
-import { checkPrefix, parseBody, requireUuid } from './common';
+import { checkPrefix, listPage, parseBody, requireUuid } from './common';
 
 const NamespaceBody = z.looseObject({
   Name: z.string().optional(),
@@ -32,17 +32,12 @@ export function clusterRoutes(router: Router, sc: SchedContext, self: () => { ur
       checkPrefix(prefix);
       return blockingRead(ctx, store, [{ table: T.nodes }], () => {
         const nodes = store.list<NodeRecord>(T.nodes).filter((n) => n.ID.startsWith(prefix));
-        const res = listWith(nodes, {
+        return listPage(store.tableIndex(T.nodes), nodes, {
           query: ctx.query,
           key: (n) => n.ID,
           otherFilters: ['prefix'],
           stub: nodeStub,
         });
-        return {
-          value: res.items,
-          index: store.tableIndex(T.nodes),
-          headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
-        };
       });
     },
     { acl: 'node:read' },

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { formatIssuePath } from '../../../api/transport';
 import { badRequest, notFound } from '../../http/errors';
+import type { Snapshot } from '../../http/blocking';
+import { listWith, type ListOptions } from '../../http/list';
 import type { RequestContext } from '../../http/router';
 import type { SchedContext } from '../context';
 import { getNamespace } from '../state';
@@ -54,4 +56,14 @@ export function checkPrefix(prefix: string | null, what = 'prefix'): void {
     throw badRequest(`${what}: must contain only hexadecimal characters, got "${prefix}"`);
   if (prefix.replace(/-/g, '').length % 2 !== 0)
     throw badRequest(`${what}: must have an even number of hexadecimal characters, got "${prefix}"`);
+}
+
+/** One page of a list as a blocking read answers it; the token of the next page travels in a header. */
+export function listPage<T>(index: number, all: T[], opts: ListOptions<T>): Snapshot<unknown[]> {
+  const res = listWith(all, opts);
+  return {
+    value: res.items,
+    index,
+    headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
+  };
 }

@@ -2,16 +2,15 @@
 import { DeploymentFailRequestSchema, DeploymentPromoteRequestSchema } from '../../../api/sched/schemas';
 import { blockingRead } from '../../http/blocking';
 import { badRequest, notFound } from '../../http/errors';
-import { listWith } from '../../http/list';
 import { boolParam } from '../../http/query';
-import type { Router } from '../../http/router';
+import type { RequestContext, Router } from '../../http/router';
 import type { SchedContext } from '../context';
 import { DESCRIPTIONS, requireDeployment, type DeploymentWatcher } from '../deployments/watcher';
 import type { AllocRecord, DeploymentRecord, EvalRecord } from '../model';
 import { allocStub } from '../stubs';
 import { jobAllocs } from '../state';
 import { T } from '../tables';
-import { checkPrefix, checkRegion, namespaceOf, parseBody, requireUuid } from './common';
+import { checkPrefix, checkRegion, listPage, namespaceOf, parseBody, requireUuid } from './common';
 
 function byId<R>(sc: SchedContext, table: string, id: string, what: string): { rec: R; key: string } {
   requireUuid(id, `${what}_id`);
@@ -23,6 +22,13 @@ function byId<R>(sc: SchedContext, table: string, id: string, what: string): { r
 
 export function deploymentRoutes(router: Router, sc: SchedContext, watcher: DeploymentWatcher): void {
   const { store } = sc;
+  const readOne = (ctx: RequestContext, table: string, what: string) => {
+    const { key } = byId(sc, table, ctx.params['id']!, what);
+    return blockingRead(ctx, store, [{ table, key }], () => ({
+      value: store.get(table, key),
+      index: store.keyIndex(table, key),
+    }));
+  };
 
   router.get(
     '/v1/deployments',
@@ -35,32 +41,19 @@ export function deploymentRoutes(router: Router, sc: SchedContext, watcher: Depl
         const all = store
           .list<DeploymentRecord>(T.deployments)
           .filter((d) => (ns === '*' || d.Namespace === ns) && d.ID.startsWith(prefix));
-        const res = listWith(all, {
+        return listPage(store.tableIndex(T.deployments), all, {
           query: ctx.query,
           key: (d) => `${String(d.CreateIndex).padStart(12, '0')}.${d.ID}`,
           otherFilters: ['prefix'],
         });
-        return {
-          value: res.items,
-          index: store.tableIndex(T.deployments),
-          headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
-        };
       });
     },
     { acl: 'namespace:read-job' },
   );
 
-  router.get(
-    '/v1/deployment/:id',
-    (ctx) => {
-      const { key } = byId<DeploymentRecord>(sc, T.deployments, ctx.params['id']!, 'deployment');
-      return blockingRead(ctx, store, [{ table: T.deployments, key }], () => ({
-        value: store.get<DeploymentRecord>(T.deployments, key),
-        index: store.keyIndex(T.deployments, key),
-      }));
-    },
-    { acl: 'namespace:read-job' },
-  );
+  router.get('/v1/deployment/:id', (ctx) => readOne(ctx, T.deployments, 'deployment'), {
+    acl: 'namespace:read-job',
+  });
 
   router.get(
     '/v1/deployment/allocations/:id',
@@ -137,32 +130,17 @@ export function deploymentRoutes(router: Router, sc: SchedContext, watcher: Depl
               (!job || e.JobID === job) &&
               (!status || e.Status === status),
           );
-        const res = listWith(all, {
+        return listPage(store.tableIndex(T.evals), all, {
           query: ctx.query,
           key: (e) => e.ID,
           otherFilters: ['prefix', 'job', 'status'],
         });
-        return {
-          value: res.items,
-          index: store.tableIndex(T.evals),
-          headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
-        };
       });
     },
     { acl: 'namespace:read-job' },
   );
 
-  router.get(
-    '/v1/evaluation/:id',
-    (ctx) => {
-      const { key } = byId<EvalRecord>(sc, T.evals, ctx.params['id']!, 'eval');
-      return blockingRead(ctx, store, [{ table: T.evals, key }], () => ({
-        value: store.get<EvalRecord>(T.evals, key),
-        index: store.keyIndex(T.evals, key),
-      }));
-    },
-    { acl: 'namespace:read-job' },
-  );
+  router.get('/v1/evaluation/:id', (ctx) => readOne(ctx, T.evals, 'eval'), { acl: 'namespace:read-job' });
 
   router.get(
     '/v1/evaluation/:id/allocations',

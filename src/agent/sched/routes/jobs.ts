@@ -11,7 +11,6 @@ import {
 } from '../../../api/sched/schemas';
 import { blockingRead } from '../../http/blocking';
 import { badRequest, HttpError, notFound } from '../../http/errors';
-import { listWith } from '../../http/list';
 import { boolParam, intParam } from '../../http/query';
 import type { Router } from '../../http/router';
 import type { SchedContext } from '../context';
@@ -40,7 +39,7 @@ import {
   listJobs,
 } from '../state';
 import { T, childKey, jobKey, jobPrefix, namespacePrefix, versionKey } from '../tables';
-import { checkRegion, namespaceOf, parseBody } from './common';
+import { checkRegion, listPage, namespaceOf, parseBody } from './common';
 import { canonicalizeJob } from '../../../api/sched/canonicalize';
 
 const ROLLBACK = Symbol('dry-run');
@@ -76,17 +75,12 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
       const watch = ns === '*' ? [{ table: T.jobs }] : [{ table: T.jobs, prefix: namespacePrefix(ns) }];
       return blockingRead(ctx, store, watch, () => {
         const jobs = listJobs(store, ns).filter((j) => j.ID!.startsWith(prefix));
-        const res = listWith(jobs, {
+        return listPage(store.tableIndex(T.jobs), jobs, {
           query: ctx.query,
           key: (j) => (ns === '*' ? `${j.Namespace}.${j.ID}` : j.ID!),
           otherFilters: ['prefix'],
           stub: (j) => jobStub(j, getSummary(store, j.Namespace!, j.ID!), withMeta),
         });
-        return {
-          value: res.items,
-          index: store.tableIndex(T.jobs),
-          headers: res.nextToken ? { 'X-Sched-NextToken': res.nextToken } : undefined,
-        };
       });
     },
     { acl: 'namespace:list-jobs' },

@@ -33,19 +33,8 @@ export const AuthMethodSchema = z.looseObject({
 });
 export type AuthMethod = z.infer<typeof AuthMethodSchema>;
 
-/** The list form omits Config. */
-export const AuthMethodListStubSchema = z.looseObject({
-  Name: z.string(),
-  Type: z.string(),
-  Description: maybe(z.string()),
-  DisplayName: maybe(z.string()),
-  MaxTokenTTL: maybe(DurationSchema),
-  TokenLocality: maybe(z.string()),
-  Namespace: maybe(z.string()),
-  Partition: maybe(z.string()),
-  CreateIndex: z.number(),
-  ModifyIndex: z.number(),
-});
+/** The list form is the auth method without Config and NamespaceRules. */
+export const AuthMethodListStubSchema = AuthMethodSchema.omit({ Config: true, NamespaceRules: true });
 export type AuthMethodListStub = z.infer<typeof AuthMethodListStubSchema>;
 
 /** Body of PUT /acl/auth-method. Durations are sent as Go duration strings (`5m`). */
