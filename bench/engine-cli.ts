@@ -4,7 +4,7 @@
  * the agent and from the benchmark that drives it.
  */
 import { writeFileSync } from 'node:fs';
-import { runCli } from '../src/cli/main';
+import { runCli } from '../src/cli/run';
 import { processIO } from '../src/cli/io';
 
 export interface CliStats {

@@ -1,55 +1,9 @@
 #!/usr/bin/env node
-/** The `cdktf-sched` command line. One file per command; this one only assembles them. */
-import { Command, CommanderError } from 'commander';
-import { deployCommand, destroyCommand } from './deploy';
-import { devCommand } from './dev';
-import { importCommand, refreshCommand } from './import';
-import { ExitCode, processIO, type CliIO } from './io';
-import { planCommand } from './plan';
-import { forceUnlockCommand, outputCommand, stateCommand } from './state';
-import { synthCommand } from './synth';
-import { terraformMirrorCommand } from './terraform-mirror';
+/** The `cdktf-sched` executable: runs the command line with the process's streams and signals. */
+import { processIO } from './io';
+import { runCli } from './run';
 
-export function buildProgram(io: CliIO): Command {
-  const program = new Command('cdktf-sched')
-    .description('Infrastructure as code for the workload scheduler and the service registry')
-    .version('0.1.0')
-    .showHelpAfterError()
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) });
-  for (const c of [
-    devCommand(),
-    synthCommand(io),
-    planCommand(io),
-    deployCommand(io),
-    destroyCommand(io),
-    importCommand(io),
-    refreshCommand(io),
-    stateCommand(io),
-    outputCommand(io),
-    forceUnlockCommand(io),
-    terraformMirrorCommand(io),
-  ]) {
-    program.addCommand(c.exitOverride());
-  }
-  return program;
-}
-
-/** Runs the command line; resolves with the exit code (never calls process.exit). */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  try {
-    await buildProgram(io).parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (err) {
-    if (err instanceof ExitCode) {
-      if (err.message) io.stderr.write(`${err.message}\n`);
-      return err.code;
-    }
-    if (err instanceof CommanderError) return err.exitCode;
-    io.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-}
+export { buildProgram, runCli } from './run';
 
 if (require.main === module) {
   const io = processIO();
