@@ -218,7 +218,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     const handler = providers.resource(ip.provider, ip.type);
     let change: PlannedChange = changeOf(ip, part);
     const block = blockOf(config, ip.resourceAddress, 'managed');
-    if (block && change.action !== 'delete' && change.planned && containsUnknown(change.planned)) {
+    // Planned again only when the plan could not be made for real: its configuration had values known
+    // only after apply, or it is the create half of a replace (the destroy half changed the object,
+    // and with it the index the create must check).
+    const replan = ip.configKnown !== true || part === 'create';
+    if (replan && block && change.action !== 'delete' && change.planned && containsUnknown(change.planned)) {
       // Now that what it depends on exists, its configuration is known: plan it for real.
       const s = scope();
       const inst = instancesOf(expandResource(block, s)).find((i) => i.key === ip.key);

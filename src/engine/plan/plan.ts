@@ -300,6 +300,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       orphan: boolean,
       byTrigger = false,
       stateOnly?: InstancePlan['stateOnly'],
+      configKnown?: boolean,
     ): void => {
       // Without configuration, what it depended on is what the state recorded (destroy order).
       const deps = removed ? (state.get(address)?.dependencies ?? []) : dependencies;
@@ -320,6 +321,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         sensitive,
         schemaVersion,
         ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
+        ...(configKnown !== undefined ? { configKnown } : {}),
       };
       // In a destroy plan everything goes because of the mode, not because its configuration went.
       const reason = actionReason(change, orphan && mode !== 'destroy', byTrigger);
@@ -381,7 +383,15 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           }
           const adopted = prior !== null && pendingCreate(address);
           if (adopted) adoptionNote(inst.key, address);
-          record(inst.key, address, change, false, byTrigger, adopted ? 'record' : undefined);
+          record(
+            inst.key,
+            address,
+            change,
+            false,
+            byTrigger,
+            adopted ? 'record' : undefined,
+            !containsUnknown(cfg),
+          );
           book.set(
             r.address,
             inst.key,

@@ -36,6 +36,12 @@ export interface InstancePlan extends PlannedInstanceAddress {
    * `record` an object an interrupted create left behind (its prior), or `forget` one that is gone.
    */
   stateOnly?: 'record' | 'forget';
+  /**
+   * Its configuration was fully known at plan time, so the plan stands at apply (the change's planned
+   * state still has UNKNOWN computed attributes). Absent in plans saved before this was recorded: those
+   * are planned again at apply, as before.
+   */
+  configKnown?: boolean;
 }
 
 export interface DataPlan extends PlannedInstanceAddress {

@@ -221,9 +221,16 @@ test('values known only after apply (a job version, an allocation) resolve durin
     /\+ resource "sched_job" "second" \{\n(.*\n)*? +\+ jobspec += \(known after apply\)/,
   );
   expect(plan.stdout).toMatch(/\+ second_meta = \(known after apply\)/);
+  const served = p.agent.agent.requests.length;
   const applied = await p.cli(['deploy', file]);
   expect(applied.stderr).not.toMatch(/Error/);
   expect(applied.code).toBe(0);
+  // Only the job whose configuration was unknown is planned again at apply; the other one's plan stands.
+  const plansAtApply = (id: string): number =>
+    p.agent.agent.requests
+      .slice(served)
+      .filter((r) => r.method === 'POST' && r.path === `/v1/job/${id}/plan`).length;
+  expect([plansAtApply('first'), plansAtApply('second')]).toEqual([0, 1]);
   const { value: first } = await p.agent.sched.jobs.read('first', { namespace: 'default' });
   const { value: second } = await p.agent.sched.jobs.read('second', { namespace: 'default' });
   const { value: allocs } = await p.agent.sched.jobs.allocations('first', { namespace: 'default' });
