@@ -4,7 +4,16 @@
  * splats, nested quoted templates). Terraform's JSON syntax treats every string in an expression
  * position this way; a string that is exactly one interpolation yields the expression's own value.
  */
-import type { BinaryOp, Expr, ForExpr, ObjectItem, Span, Step, TemplatePart } from './ast';
+import { ASCII_IDENT, Cursor, isDigit } from '../../hcl/cursor';
+import { BINARY_LEVELS, matchBinaryOp, matchUnaryOp, readDigits, readNumber } from '../../hcl/syntax';
+import {
+  applyStripMarkers,
+  readEscape,
+  scanTemplate,
+  type TemplateHooks,
+  type TemplateToken,
+} from '../../hcl/template';
+import type { Expr, ForExpr, ObjectItem, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
 
 /** Parses one JSON string value as a template. `"${var.n}"` returns the `var.n` expression itself. */
@@ -44,59 +53,32 @@ function templateExpr(parts: TemplatePart[], span: Span): Expr {
   return { type: 'template', parts: nonEmpty, span };
 }
 
-const LEVELS: BinaryOp[][] = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<=', '>=', '<', '>'],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
-
 type Directive =
   | { word: 'if'; cond: Expr }
   | { word: 'else' | 'endif' | 'endfor' }
   | { word: 'for'; keyVar?: string; valVar: string; coll: Expr };
 
-type Token =
-  | { kind: 'lit'; text: string }
-  | { kind: 'interp'; expr: Expr; stripL: boolean; stripR: boolean }
-  | { kind: 'dir'; dir: Directive; stripL: boolean; stripR: boolean; span: Span };
+type Token = TemplateToken<Expr, Directive>;
 
-const isIdStart = (c: string | undefined): boolean => c !== undefined && /[A-Za-z_]/.test(c);
-const isIdChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_-]/.test(c);
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+const spanOf = (tok: Token & { kind: 'dir' }): Span => ({ start: tok.start, end: tok.end });
 
-class Parser {
-  pos = 0;
+/** The shared HCL cursor with Terraform's names (ASCII) and newlines insignificant throughout. */
+class Parser extends Cursor {
+  constructor(text: string) {
+    super(text, ASCII_IDENT);
+    this.nlFree = 1;
+  }
 
-  constructor(readonly text: string) {}
+  protected unterminatedComment(): Error {
+    return this.error('Unterminated comment', 'a "/*" comment has no closing "*/"');
+  }
 
   error(summary: string, detail?: string, start = this.pos, end = start + 1): ExpressionError {
     return new ExpressionError(summary, detail, { start, end: Math.min(end, this.text.length) });
   }
 
-  private peek(n = 0): string | undefined {
-    return this.text[this.pos + n];
-  }
-
-  private startsWith(s: string): boolean {
-    return this.text.startsWith(s, this.pos);
-  }
-
   skipSpace(): void {
-    const t = this.text;
-    for (;;) {
-      const c = t[this.pos];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') this.pos++;
-      else if (c === '#' || (c === '/' && t[this.pos + 1] === '/')) {
-        while (this.pos < t.length && t[this.pos] !== '\n') this.pos++;
-      } else if (c === '/' && t[this.pos + 1] === '*') {
-        const end = t.indexOf('*/', this.pos + 2);
-        if (end < 0) throw this.error('Unterminated comment', 'a "/*" comment has no closing "*/"');
-        this.pos = end + 2;
-      } else return;
-    }
+    this.skipInline();
   }
 
   private expect(s: string, what: string): void {
@@ -110,14 +92,7 @@ class Parser {
   }
 
   private ident(): string | undefined {
-    if (!isIdStart(this.peek())) return undefined;
-    const start = this.pos;
-    while (isIdChar(this.peek())) this.pos++;
-    return this.text.slice(start, this.pos);
-  }
-
-  private keywordAhead(word: string): boolean {
-    return this.startsWith(word) && !isIdChar(this.text[this.pos + word.length]);
+    return this.readIdent() || undefined;
   }
 
   // ---- templates -------------------------------------------------------------------------------
@@ -136,37 +111,8 @@ class Parser {
 
   private scanTemplate(mode: 'top' | 'quoted'): Token[] {
     const t = this.text;
-    const tokens: Token[] = [];
-    let lit = '';
-    // Plain characters are taken as one slice per run: adding them one by one would leave each
-    // literal as a rope of one-character pieces (about 30 bytes per character) for as long as the
-    // configuration lives, which for a large stack is most of the engine's memory.
-    let run = this.pos;
-    const endRun = (): void => {
-      if (this.pos > run) lit += t.slice(run, this.pos);
-    };
-    const flush = (): void => {
-      endRun();
-      if (lit) tokens.push({ kind: 'lit', text: lit });
-      lit = '';
-    };
-    for (;; run = this.pos) {
-      if (this.pos >= t.length) {
-        if (mode === 'quoted') throw this.error('Unterminated template string', 'missing closing quote');
-        break;
-      }
-      const c = t[this.pos]!;
-      if (mode === 'quoted' && c === '"') break;
-      if (mode === 'quoted' && c === '\n') {
-        throw this.error('Invalid multi-line string', 'quoted strings may not contain a newline; use "\\n"');
-      }
-      if ((c === '$' || c === '%') && t[this.pos + 1] === c && t[this.pos + 2] === '{') {
-        lit += `${c}{`;
-        this.pos += 3;
-        continue;
-      }
-      if (c === '$' && t[this.pos + 1] === '{') {
-        flush();
+    const hooks: TemplateHooks<Expr, Directive> = {
+      interpolation: () => {
         const start = this.pos;
         this.pos += 2;
         const stripL = t[this.pos] === '~';
@@ -189,75 +135,37 @@ class Parser {
           );
         }
         this.pos++;
-        tokens.push({ kind: 'interp', expr, stripL, stripR });
-        continue;
-      }
-      if (c === '%' && t[this.pos + 1] === '{') {
-        flush();
-        tokens.push(this.directive());
-        continue;
-      }
-      if (mode === 'quoted' && c === '\\') {
-        lit += this.escape();
-        continue;
-      }
-      this.pos++;
-      while (this.pos < t.length && !this.specialAt(mode)) this.pos++;
-      endRun();
-    }
-    flush();
-    return tokens;
-  }
-
-  /** Whether the character at pos ends a run of plain template text. */
-  private specialAt(mode: 'top' | 'quoted'): boolean {
-    const c = this.text[this.pos];
-    if (c === '$' || c === '%') return true;
-    return mode === 'quoted' && (c === '"' || c === '\n' || c === '\\');
+        return { kind: 'interp', expr, stripL, stripR };
+      },
+      directive: () => this.directive(),
+      escape: () => this.escape(),
+      unterminated: () => this.error('Unterminated template string', 'missing closing quote'),
+      newline: () =>
+        this.error('Invalid multi-line string', 'quoted strings may not contain a newline; use "\\n"'),
+    };
+    return scanTemplate(this, hooks, { quoted: mode === 'quoted' });
   }
 
   private escape(): string {
-    const t = this.text;
-    const start = this.pos;
-    const c = t[this.pos + 1];
-    this.pos += 2;
-    switch (c) {
-      case 'n':
-        return '\n';
-      case 'r':
-        return '\r';
-      case 't':
-        return '\t';
-      case '"':
-        return '"';
-      case '\\':
-        return '\\';
-      case 'u':
-      case 'U': {
-        const len = c === 'u' ? 4 : 8;
-        const hex = t.slice(this.pos, this.pos + len);
-        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) {
-          throw this.error(
-            'Invalid escape sequence',
-            `"\\${c}" needs ${len} hex digits`,
-            start,
-            this.pos + len,
-          );
-        }
-        this.pos += len;
-        return String.fromCodePoint(parseInt(hex, 16));
-      }
-      default:
-        throw this.error(
-          'Invalid escape sequence',
-          `"\\${c ?? ''}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
-          start,
-          this.pos,
-        );
+    const r = readEscape(this);
+    if (r.ok) return r.text;
+    if (r.hexLength !== undefined) {
+      throw this.error(
+        'Invalid escape sequence',
+        `"\\${r.selector}" needs ${r.hexLength} hex digits`,
+        r.start,
+        this.pos + r.hexLength,
+      );
     }
+    throw this.error(
+      'Invalid escape sequence',
+      `"\\${r.selector}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
+      r.start,
+      this.pos,
+    );
   }
 
-  private directive(): Token {
+  private directive(): Token & { kind: 'dir' } {
     const t = this.text;
     const start = this.pos;
     this.pos += 2;
@@ -313,7 +221,7 @@ class Parser {
     if (t[this.pos] !== '}')
       throw this.error('Invalid template directive', 'expected "}" to close the directive');
     this.pos++;
-    return { kind: 'dir', dir, stripL, stripR, span: { start, end: this.pos } };
+    return { kind: 'dir', dir, stripL, stripR, start, end: this.pos };
   }
 
   private buildParts(tokens: Token[], state: { i: number }, until: 'if' | 'for' | undefined): TemplatePart[] {
@@ -352,7 +260,7 @@ class Parser {
           if (!end || end.kind !== 'dir' || end.dir.word !== 'endif') throw this.unclosed(tok, 'endif');
         }
         state.i++;
-        parts.push({ kind: 'if', cond: d.cond, then, else: otherwise, span: tok.span });
+        parts.push({ kind: 'if', cond: d.cond, then, else: otherwise, span: spanOf(tok) });
       } else if (d.word === 'for') {
         const body = this.buildParts(tokens, state, 'for');
         if (!tokens[state.i]) throw this.unclosed(tok, 'endfor');
@@ -362,7 +270,7 @@ class Parser {
           valVar: d.valVar,
           coll: d.coll,
           body,
-          span: tok.span,
+          span: spanOf(tok),
           ...(d.keyVar !== undefined ? { keyVar: d.keyVar } : {}),
         });
       }
@@ -375,12 +283,12 @@ class Parser {
     return new ExpressionError(
       'Unexpected template directive',
       `"%{${tok.dir.word}}" without a matching opening directive`,
-      tok.span,
+      spanOf(tok),
     );
   }
 
   private unclosed(tok: Token & { kind: 'dir' }, want: string): ExpressionError {
-    return new ExpressionError('Unterminated template directive', `missing %{${want}}`, tok.span);
+    return new ExpressionError('Unterminated template directive', `missing %{${want}}`, spanOf(tok));
   }
 
   // ---- expressions -----------------------------------------------------------------------------
@@ -398,23 +306,13 @@ class Parser {
     return { type: 'conditional', cond, then, else: otherwise, span: { start, end: this.pos } };
   }
 
-  private matchOp(level: BinaryOp[]): BinaryOp | undefined {
-    for (const op of level) {
-      if (!this.startsWith(op)) continue;
-      const next = this.peek(op.length);
-      if (op === '/' && (next === '/' || next === '*')) return undefined;
-      return op;
-    }
-    return undefined;
-  }
-
   private binary(level: number): Expr {
-    if (level === LEVELS.length) return this.unary();
+    if (level === BINARY_LEVELS.length) return this.unary();
     const start = this.pos;
     let left = this.binary(level + 1);
     for (;;) {
       this.skipSpace();
-      const op = this.matchOp(LEVELS[level]!);
+      const op = matchBinaryOp(this, level, false);
       if (!op) return left;
       this.pos += op.length;
       this.skipSpace();
@@ -425,12 +323,12 @@ class Parser {
 
   private unary(): Expr {
     this.skipSpace();
-    const c = this.peek();
-    if (c === '-' || (c === '!' && this.peek(1) !== '=')) {
+    const op = matchUnaryOp(this);
+    if (op) {
       const start = this.pos;
       this.pos++;
       const operand = this.unary();
-      return { type: 'unary', op: c, operand, span: { start, end: this.pos } };
+      return { type: 'unary', op, operand, span: { start, end: this.pos } };
     }
     return this.postfix(this.term());
   }
@@ -439,7 +337,7 @@ class Parser {
     this.skipSpace();
     const start = this.pos;
     const c = this.peek();
-    if (c === undefined)
+    if (c === '')
       throw this.error('Missing expression', 'expected an expression, found the end of the string');
     if (isDigit(c)) return this.number();
     if (c === '"') {
@@ -484,9 +382,8 @@ class Parser {
 
   private number(): Expr {
     const start = this.pos;
-    const m = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.text.slice(this.pos));
-    this.pos += m![0].length;
-    return { type: 'literal', value: Number(m![0]), span: { start, end: this.pos } };
+    const value = readNumber(this);
+    return { type: 'literal', value, span: { start, end: this.pos } };
   }
 
   private call(name: string, start: number): Expr {
@@ -558,9 +455,7 @@ class Parser {
     this.skipSpace();
     if (isDigit(this.peek())) {
       // Legacy `list.0` index syntax, still accepted by Terraform.
-      const numStart = this.pos;
-      while (isDigit(this.peek())) this.pos++;
-      const value = Number(this.text.slice(numStart, this.pos));
+      const value = readDigits(this);
       const span = { start, end: this.pos };
       return { kind: 'index', key: { type: 'literal', value, span }, span };
     }
@@ -715,16 +610,4 @@ function appendStep(cur: Expr, step: Step, end: number): Expr {
     return { ...cur, steps: [...cur.steps, step], span: { start: cur.span.start, end } };
   }
   return { type: 'relative', source: cur, steps: [step], span: { start: cur.span.start, end } };
-}
-
-/** `~` markers remove the whitespace on that side of the adjacent literal. */
-function applyStripMarkers(tokens: Token[]): void {
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i]!;
-    if (tok.kind === 'lit') continue;
-    const prev = tokens[i - 1];
-    const next = tokens[i + 1];
-    if (tok.stripL && prev?.kind === 'lit') prev.text = prev.text.replace(/\s+$/, '');
-    if (tok.stripR && next?.kind === 'lit') next.text = next.text.replace(/^\s+/, '');
-  }
 }

@@ -1,3 +1,4 @@
+import type { BinaryOp } from '../../../hcl/syntax';
 import type { Range } from './errors';
 import type { HclValue } from './values';
 
@@ -82,4 +83,4 @@ export interface ObjectItem {
   value: Expr;
 }
 
-export type BinaryOp = '||' | '&&' | '==' | '!=' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '%';
+export type { BinaryOp };

@@ -1,16 +1,9 @@
-import type { BinaryOp, Expr, ForExpr, ObjectItem, TraverseStep } from './ast';
+import { isDigit } from '../../../hcl/cursor';
+import { BINARY_LEVELS, matchBinaryOp, matchUnaryOp, readDigits, readNumber } from '../../../hcl/syntax';
+import type { Expr, ForExpr, ObjectItem, TraverseStep } from './ast';
 import type { Range } from './errors';
-import { isDigit, isIdStart, type Source } from './source';
+import type { Source } from './source';
 import { parseTemplate } from './template-parser';
-
-const LEVELS: BinaryOp[][] = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<=', '>=', '<', '>'],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
 
 const INVALID_EXPR = 'Expected the start of an expression, but found an invalid expression token.';
 
@@ -61,25 +54,12 @@ export class ExprParser {
     };
   }
 
-  private matchOp(level: BinaryOp[]): BinaryOp | undefined {
-    const s = this.src;
-    for (const op of level) {
-      if (!s.startsWith(op)) continue;
-      const next = s.peek(op.length);
-      // `<<` starts a heredoc, `//` and `/*` start comments, `=>` belongs to for expressions.
-      if (op === '<' && next === '<') return undefined;
-      if (op === '/' && (next === '/' || next === '*')) return undefined;
-      return op;
-    }
-    return undefined;
-  }
-
   private parseBinary(level: number): Expr {
-    if (level === LEVELS.length) return this.parseUnary();
+    if (level === BINARY_LEVELS.length) return this.parseUnary();
     let left = this.parseBinary(level + 1);
     for (;;) {
       this.src.skipInline();
-      const op = this.matchOp(LEVELS[level] as BinaryOp[]);
+      const op = matchBinaryOp(this.src, level, true);
       if (!op) return left;
       this.src.pos += op.length;
       this.src.skipInline();
@@ -91,12 +71,12 @@ export class ExprParser {
   private parseUnary(): Expr {
     const s = this.src;
     s.skipInline();
-    const c = s.peek();
-    if ((c === '-' || c === '!') && !(c === '!' && s.peek(1) === '=')) {
+    const op = matchUnaryOp(s);
+    if (op) {
       const start = s.pos;
       s.pos++;
       const operand = this.parseUnary();
-      return { type: 'unary', op: c, operand, range: this.join(s.range(start), operand.range) };
+      return { type: 'unary', op, operand, range: this.join(s.range(start), operand.range) };
     }
     return this.parsePostfix(this.parseTerm());
   }
@@ -139,12 +119,9 @@ export class ExprParser {
   }
 
   private parseNumber(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    const m = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(s.text.slice(start, start + 64));
-    const lit = m ? m[0] : '';
-    s.pos += lit.length;
-    return { type: 'literal', value: Number(lit), range: this.rangeFrom(start) };
+    const start = this.src.pos;
+    const value = readNumber(this.src);
+    return { type: 'literal', value, range: this.rangeFrom(start) };
   }
 
   private parseCall(name: string, start: number, nameRange: Range): Expr {
@@ -428,9 +405,8 @@ export class ExprParser {
   private parseDotStep(start: number): TraverseStep {
     const s = this.src;
     if (isDigit(s.peek())) {
-      const m = /^[0-9]+/.exec(s.text.slice(s.pos)) as RegExpExecArray;
-      s.pos += m[0].length;
-      return { kind: 'index', key: Number(m[0]), range: this.rangeFrom(start) };
+      const key = readDigits(s);
+      return { kind: 'index', key, range: this.rangeFrom(start) };
     }
     const name = s.readIdent();
     if (!name) throw s.error('Invalid attribute name', 'An attribute name is required after a dot.', s.pos);
@@ -442,7 +418,7 @@ export class ExprParser {
     const steps: TraverseStep[] = [];
     for (;;) {
       const start = s.pos;
-      if (s.peek() === '.' && isIdStart(s.peek(1))) {
+      if (s.peek() === '.' && s.isIdStart(s.peek(1))) {
         s.pos++;
         steps.push(this.parseDotStep(start));
       } else if (s.peek() === '[' && s.peek(1) !== '*') {
