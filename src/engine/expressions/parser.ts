@@ -3,9 +3,12 @@
  * and inside `${...}` is the HCL native expression language (operators, calls, for expressions,
  * splats, nested quoted templates). Terraform's JSON syntax treats every string in an expression
  * position this way; a string that is exactly one interpolation yields the expression's own value.
+ *
+ * This is the engine's dialect of the shared HCL parser (src/hcl/parser): its messages, Terraform's
+ * traversal rules, no heredocs, and the unwrapping of one-interpolation templates.
  */
-import { ASCII_IDENT, Cursor, isDigit } from '../../hcl/cursor';
-import { BINARY_LEVELS, matchBinaryOp, matchUnaryOp, readDigits, readNumber } from '../../hcl/syntax';
+import { ASCII_IDENT, Cursor } from '../../hcl/cursor';
+import { ExprParser, type Dialect, type ExprMessages } from '../../hcl/parser';
 import {
   applyStripMarkers,
   readEscape,
@@ -13,7 +16,7 @@ import {
   type TemplateHooks,
   type TemplateToken,
 } from '../../hcl/template';
-import type { Expr, ForExpr, ObjectItem, Span, Step, TemplatePart } from './ast';
+import type { Expr, Span, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
 
 /** Parses one JSON string value as a template. `"${var.n}"` returns the `var.n` expression itself. */
@@ -32,7 +35,7 @@ export function parseExpression(text: string): Expr {
   const p = new Parser(text);
   try {
     p.skipSpace();
-    const e = p.expr();
+    const e = p.core.parseExpr();
     p.skipSpace();
     if (p.pos < text.length) {
       throw p.error('Extra characters after expression', `unexpected "${text.slice(p.pos, p.pos + 10)}"`);
@@ -64,9 +67,69 @@ const spanOf = (tok: Token & { kind: 'dir' }): Span => ({ start: tok.start, end:
 
 /** The shared HCL cursor with Terraform's names (ASCII) and newlines insignificant throughout. */
 class Parser extends Cursor {
+  readonly core: ExprParser;
+
   constructor(text: string) {
     super(text, ASCII_IDENT);
     this.nlFree = 1;
+    const dialect: Dialect = {
+      messages: this.messages(),
+      template: () => {
+        const start = this.pos;
+        this.pos++;
+        const parts = this.templateParts('quoted');
+        this.pos++;
+        // HCL unwraps a lone interpolation in quoted strings too: `"${1}"` is the number 1.
+        return templateExpr(parts, { start, end: this.pos });
+      },
+      heredocs: false,
+      tightSpans: false,
+      terraformTraversals: true,
+      arrowIsNotSeparator: false,
+    };
+    this.core = new ExprParser(this, dialect);
+  }
+
+  private messages(): ExprMessages {
+    const missing = (token: string, what: string) => (): Error => {
+      const found =
+        this.pos >= this.text.length ? 'end of string' : `"${this.text.slice(this.pos, this.pos + 12)}"`;
+      return this.error(`Missing ${what}`, `expected "${token}", found ${found}`);
+    };
+    const at = (summary: string, detail: string) => (): Error => this.error(summary, detail);
+    return {
+      missingFalse: missing(':', 'false expression in conditional'),
+      unbalancedParen: missing(')', 'closing parenthesis'),
+      missingExpression: at('Missing expression', 'expected an expression, found the end of the string'),
+      invalidExpression: () => this.error('Invalid expression', `unexpected "${this.peek()}"`),
+      heredoc: at(
+        'Unsupported heredoc',
+        'heredoc strings are not supported inside JSON configuration strings',
+      ),
+      providerFunction: (name, start) =>
+        this.error(
+          'Unsupported function',
+          `provider-defined functions ("${name}::...") are not supported`,
+          start,
+        ),
+      expandNotLast: at('Invalid function call', '"..." may only follow the last argument'),
+      missingArgSeparator: (name) =>
+        this.error('Missing argument separator', `expected "," or ")" in the call to ${name}`),
+      missingItemSeparator: at('Missing item separator', 'expected "," or "]" in a tuple'),
+      missingKeyValueSeparator: at('Missing key/value separator', 'expected "=" or ":" after the object key'),
+      forVariable: (second) =>
+        this.error(
+          'Invalid for expression',
+          second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
+        ),
+      forIn: at('Invalid for expression', 'expected "in"'),
+      forColon: missing(':', 'colon in for expression'),
+      forArrow: missing('=>', '"=>" in object for expression'),
+      forClose: (close) =>
+        missing(close, close === ']' ? 'closing "]" of for expression' : 'closing "}" of for expression')(),
+      indexClose: missing(']', 'closing bracket of the index'),
+      attributeName: at('Invalid attribute name', 'expected an attribute name after "."'),
+    };
   }
 
   protected unterminatedComment(): Error {
@@ -79,16 +142,6 @@ class Parser extends Cursor {
 
   skipSpace(): void {
     this.skipInline();
-  }
-
-  private expect(s: string, what: string): void {
-    this.skipSpace();
-    if (!this.startsWith(s)) {
-      const found =
-        this.pos >= this.text.length ? 'end of string' : `"${this.text.slice(this.pos, this.pos + 12)}"`;
-      throw this.error(`Missing ${what}`, `expected "${s}", found ${found}`);
-    }
-    this.pos += s.length;
   }
 
   private ident(): string | undefined {
@@ -120,7 +173,7 @@ class Parser extends Cursor {
         this.skipSpace();
         if (t[this.pos] === '}')
           throw this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1);
-        const expr = this.expr();
+        const expr = this.core.parseExpr();
         this.skipSpace();
         const stripR = t[this.pos] === '~';
         if (stripR) this.pos++;
@@ -177,7 +230,7 @@ class Parser extends Cursor {
     switch (word) {
       case 'if':
         this.skipSpace();
-        dir = { word: 'if', cond: this.expr() };
+        dir = { word: 'if', cond: this.core.parseExpr() };
         break;
       case 'else':
       case 'endif':
@@ -204,7 +257,12 @@ class Parser extends Cursor {
         if (!this.keywordAhead('in')) throw this.error('Invalid template directive', 'expected "in"');
         this.pos += 2;
         this.skipSpace();
-        dir = { word: 'for', valVar, coll: this.expr(), ...(keyVar !== undefined ? { keyVar } : {}) };
+        dir = {
+          word: 'for',
+          valVar,
+          coll: this.core.parseExpr(),
+          ...(keyVar !== undefined ? { keyVar } : {}),
+        };
         break;
       }
       default:
@@ -290,324 +348,4 @@ class Parser extends Cursor {
   private unclosed(tok: Token & { kind: 'dir' }, want: string): ExpressionError {
     return new ExpressionError('Unterminated template directive', `missing %{${want}}`, spanOf(tok));
   }
-
-  // ---- expressions -----------------------------------------------------------------------------
-
-  expr(): Expr {
-    this.skipSpace();
-    const start = this.pos;
-    const cond = this.binary(0);
-    this.skipSpace();
-    if (this.peek() !== '?') return cond;
-    this.pos++;
-    const then = this.expr();
-    this.expect(':', 'false expression in conditional');
-    const otherwise = this.expr();
-    return { type: 'conditional', cond, then, else: otherwise, span: { start, end: this.pos } };
-  }
-
-  private binary(level: number): Expr {
-    if (level === BINARY_LEVELS.length) return this.unary();
-    const start = this.pos;
-    let left = this.binary(level + 1);
-    for (;;) {
-      this.skipSpace();
-      const op = matchBinaryOp(this, level, false);
-      if (!op) return left;
-      this.pos += op.length;
-      this.skipSpace();
-      const right = this.binary(level + 1);
-      left = { type: 'binary', op, left, right, span: { start, end: this.pos } };
-    }
-  }
-
-  private unary(): Expr {
-    this.skipSpace();
-    const op = matchUnaryOp(this);
-    if (op) {
-      const start = this.pos;
-      this.pos++;
-      const operand = this.unary();
-      return { type: 'unary', op, operand, span: { start, end: this.pos } };
-    }
-    return this.postfix(this.term());
-  }
-
-  private term(): Expr {
-    this.skipSpace();
-    const start = this.pos;
-    const c = this.peek();
-    if (c === '')
-      throw this.error('Missing expression', 'expected an expression, found the end of the string');
-    if (isDigit(c)) return this.number();
-    if (c === '"') {
-      this.pos++;
-      const parts = this.templateParts('quoted');
-      this.pos++;
-      // HCL unwraps a lone interpolation in quoted strings too: `"${1}"` is the number 1.
-      return templateExpr(parts, { start, end: this.pos });
-    }
-    if (c === '<' && this.peek(1) === '<') {
-      throw this.error(
-        'Unsupported heredoc',
-        'heredoc strings are not supported inside JSON configuration strings',
-      );
-    }
-    if (c === '(') {
-      this.pos++;
-      const inner = this.expr();
-      this.expect(')', 'closing parenthesis');
-      return { type: 'paren', expr: inner, span: { start, end: this.pos } };
-    }
-    if (c === '[') return this.tupleOrFor();
-    if (c === '{') return this.objectOrFor();
-    const name = this.ident();
-    if (name === undefined) {
-      throw this.error('Invalid expression', `unexpected "${c}"`);
-    }
-    if (name === 'true' || name === 'false')
-      return { type: 'literal', value: name === 'true', span: { start, end: this.pos } };
-    if (name === 'null') return { type: 'literal', value: null, span: { start, end: this.pos } };
-    this.skipSpace();
-    if (this.peek() === '(') return this.call(name, start);
-    if (this.startsWith('::')) {
-      throw this.error(
-        'Unsupported function',
-        `provider-defined functions ("${name}::...") are not supported`,
-        start,
-      );
-    }
-    return { type: 'scope', name, steps: [], span: { start, end: this.pos } };
-  }
-
-  private number(): Expr {
-    const start = this.pos;
-    const value = readNumber(this);
-    return { type: 'literal', value, span: { start, end: this.pos } };
-  }
-
-  private call(name: string, start: number): Expr {
-    this.pos++; // (
-    const args: Expr[] = [];
-    let expandFinal = false;
-    for (;;) {
-      this.skipSpace();
-      if (this.peek() === ')') break;
-      args.push(this.expr());
-      this.skipSpace();
-      if (this.startsWith('...')) {
-        this.pos += 3;
-        expandFinal = true;
-        this.skipSpace();
-        if (this.peek() !== ')')
-          throw this.error('Invalid function call', '"..." may only follow the last argument');
-        break;
-      }
-      if (this.peek() === ',') {
-        this.pos++;
-        continue;
-      }
-      if (this.peek() !== ')') {
-        throw this.error('Missing argument separator', `expected "," or ")" in the call to ${name}`);
-      }
-    }
-    this.pos++;
-    return { type: 'call', name, args, expandFinal, span: { start, end: this.pos } };
-  }
-
-  private postfix(base: Expr): Expr {
-    let cur = base;
-    for (;;) {
-      this.skipSpace();
-      const c = this.peek();
-      const stepStart = this.pos;
-      if (this.startsWith('...')) return cur;
-      if (c === '.' && this.peek(1) === '*') {
-        this.pos += 2;
-        cur = {
-          type: 'splat',
-          source: cur,
-          steps: this.splatSteps(true),
-          span: { start: base.span.start, end: this.pos },
-        };
-        continue;
-      }
-      if (c === '[' && /^\[\s*\*\s*\]/.test(this.text.slice(this.pos))) {
-        this.pos = this.text.indexOf(']', this.pos) + 1;
-        cur = {
-          type: 'splat',
-          source: cur,
-          steps: this.splatSteps(false),
-          span: { start: base.span.start, end: this.pos },
-        };
-        continue;
-      }
-      let step: Step | undefined;
-      if (c === '.') step = this.attrStep(stepStart);
-      else if (c === '[') step = this.indexStep(stepStart);
-      if (!step) return cur;
-      cur = appendStep(cur, step, this.pos);
-    }
-  }
-
-  private attrStep(start: number): Step {
-    this.pos++;
-    this.skipSpace();
-    if (isDigit(this.peek())) {
-      // Legacy `list.0` index syntax, still accepted by Terraform.
-      const value = readDigits(this);
-      const span = { start, end: this.pos };
-      return { kind: 'index', key: { type: 'literal', value, span }, span };
-    }
-    const name = this.ident();
-    if (name === undefined)
-      throw this.error('Invalid attribute name', 'expected an attribute name after "."');
-    return { kind: 'attr', name, span: { start, end: this.pos } };
-  }
-
-  private indexStep(start: number): Step {
-    this.pos++;
-    const key = this.expr();
-    this.expect(']', 'closing bracket of the index');
-    return { kind: 'index', key, span: { start, end: this.pos } };
-  }
-
-  /** After `[*]` every attribute/index step applies per element; after `.*` only attribute steps do. */
-  private splatSteps(attrOnly: boolean): Step[] {
-    const steps: Step[] = [];
-    for (;;) {
-      this.skipSpace();
-      const c = this.peek();
-      const start = this.pos;
-      if (c === '.' && this.peek(1) !== '*' && !this.startsWith('...')) steps.push(this.attrStep(start));
-      else if (!attrOnly && c === '[' && !/^\[\s*\*\s*\]/.test(this.text.slice(this.pos)))
-        steps.push(this.indexStep(start));
-      else return steps;
-    }
-  }
-
-  private tupleOrFor(): Expr {
-    const start = this.pos;
-    this.pos++;
-    this.skipSpace();
-    if (this.keywordAhead('for')) return this.forExpr(start, 'tuple');
-    const items: Expr[] = [];
-    for (;;) {
-      this.skipSpace();
-      if (this.peek() === ']') break;
-      items.push(this.expr());
-      this.skipSpace();
-      if (this.peek() === ',') {
-        this.pos++;
-        continue;
-      }
-      if (this.peek() !== ']') throw this.error('Missing item separator', 'expected "," or "]" in a tuple');
-    }
-    this.pos++;
-    return { type: 'tuple', items, span: { start, end: this.pos } };
-  }
-
-  private objectOrFor(): Expr {
-    const start = this.pos;
-    this.pos++;
-    this.skipSpace();
-    if (this.keywordAhead('for')) return this.forExpr(start, 'object');
-    const items: ObjectItem[] = [];
-    for (;;) {
-      this.skipSpace();
-      if (this.peek() === '}') break;
-      items.push(this.objectItem());
-      this.skipSpace();
-      if (this.peek() === ',') this.pos++;
-      // A newline also separates items (skipped as space above); anything else must start the next key.
-    }
-    this.pos++;
-    return { type: 'object', items, span: { start, end: this.pos } };
-  }
-
-  private objectItem(): ObjectItem {
-    const start = this.pos;
-    let key: Expr;
-    const name = this.ident();
-    this.skipSpace();
-    if (name !== undefined && (this.peek() === '=' || this.peek() === ':') && this.peek(1) !== '=') {
-      key = { type: 'literal', value: name, span: { start, end: start + name.length } };
-    } else {
-      this.pos = start;
-      key = this.expr();
-      this.skipSpace();
-    }
-    const c = this.peek();
-    if ((c !== '=' && c !== ':') || this.peek(1) === '=') {
-      throw this.error('Missing key/value separator', 'expected "=" or ":" after the object key');
-    }
-    this.pos++;
-    const value = this.expr();
-    return { key, value };
-  }
-
-  private forExpr(start: number, kind: 'tuple' | 'object'): ForExpr {
-    this.pos += 3;
-    this.skipSpace();
-    const first = this.ident();
-    if (!first) throw this.error('Invalid for expression', 'expected a variable name after "for"');
-    let keyVar: string | undefined;
-    let valVar = first;
-    this.skipSpace();
-    if (this.peek() === ',') {
-      this.pos++;
-      this.skipSpace();
-      const second = this.ident();
-      if (!second) throw this.error('Invalid for expression', 'expected a value variable name after ","');
-      keyVar = first;
-      valVar = second;
-      this.skipSpace();
-    }
-    if (!this.keywordAhead('in')) throw this.error('Invalid for expression', 'expected "in"');
-    this.pos += 2;
-    const coll = this.expr();
-    this.expect(':', 'colon in for expression');
-    let keyExpr: Expr | undefined;
-    let valExpr = this.expr();
-    this.skipSpace();
-    if (kind === 'object') {
-      this.expect('=>', '"=>" in object for expression');
-      keyExpr = valExpr;
-      valExpr = this.expr();
-      this.skipSpace();
-    }
-    let grouping = false;
-    if (kind === 'object' && this.startsWith('...')) {
-      this.pos += 3;
-      grouping = true;
-      this.skipSpace();
-    }
-    let cond: Expr | undefined;
-    if (this.keywordAhead('if')) {
-      this.pos += 2;
-      cond = this.expr();
-    }
-    this.expect(
-      kind === 'tuple' ? ']' : '}',
-      kind === 'tuple' ? 'closing "]" of for expression' : 'closing "}" of for expression',
-    );
-    return {
-      type: 'for',
-      valVar,
-      coll,
-      valExpr,
-      grouping,
-      span: { start, end: this.pos },
-      ...(keyVar !== undefined ? { keyVar } : {}),
-      ...(keyExpr !== undefined ? { keyExpr } : {}),
-      ...(cond !== undefined ? { cond } : {}),
-    };
-  }
-}
-
-function appendStep(cur: Expr, step: Step, end: number): Expr {
-  if (cur.type === 'scope' || cur.type === 'relative') {
-    return { ...cur, steps: [...cur.steps, step], span: { start: cur.span.start, end } };
-  }
-  return { type: 'relative', source: cur, steps: [step], span: { start: cur.span.start, end } };
 }

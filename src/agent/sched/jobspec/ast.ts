@@ -38,7 +38,7 @@ export type TraverseStep =
 
 export type TemplatePart =
   | { kind: 'literal'; text: string }
-  | { kind: 'interp'; expr: Expr; stripLeft: boolean; stripRight: boolean }
+  | { kind: 'interp'; expr: Expr }
   | { kind: 'if'; cond: Expr; then: TemplatePart[]; else: TemplatePart[]; range: Range }
   | {
       kind: 'for';

@@ -6,12 +6,13 @@ import {
   type TemplateHooks,
   type TemplateToken,
 } from '../../../hcl/template';
-import type { Expr, TemplatePart } from './ast';
-import type { ExprParser } from './expr-parser';
+import type { Expr, TemplatePart } from '../../../hcl/ast';
+import type { ExprParser } from '../../../hcl/parser';
+import type { Source } from './source';
 
 /*
- * String templates: quoted strings with escapes and heredocs, both with `${...}` interpolation and
- * `%{if}` / `%{for}` directives, `~` strip markers, and `$${` / `%%{` as literal escapes.
+ * The jobspec dialect of string templates (quoted strings and heredocs): the shared scanner does
+ * the lexing; here are HCL's diagnostics and the nesting of `%{if}` / `%{for}` directives.
  */
 
 type Word = 'if' | 'else' | 'endif' | 'for' | 'endfor';
@@ -26,37 +27,34 @@ interface Directive {
 
 type Token = TemplateToken<Expr, Directive>;
 
-export function parseTemplate(p: ExprParser, mode: 'quoted' | 'heredoc'): Expr {
-  const s = p.src;
+export function parseTemplate(p: ExprParser, s: Source, mode: 'quoted' | 'heredoc'): Expr {
   const start = s.pos;
   let tokens: Token[];
   if (mode === 'quoted') {
     s.pos++;
-    tokens = scanTemplate(s, hooks(p, start), { quoted: true });
+    tokens = scanTemplate(s, hooks(p, s, start), { quoted: true });
     s.pos++; // closing quote
   } else {
-    tokens = scanHeredoc(p, start);
+    tokens = scanHeredoc(p, s, start);
   }
   applyStripMarkers(tokens);
-  const parts = build(p, tokens);
-  return { type: 'template', parts, range: s.range(start, s.pos) };
+  const parts = build(s, tokens);
+  return { type: 'template', parts, span: { start, end: s.pos } };
 }
 
-function hooks(p: ExprParser, start: number): TemplateHooks<Expr, Directive> {
-  const s = p.src;
+function hooks(p: ExprParser, s: Source, start: number): TemplateHooks<Expr, Directive> {
   const unterminated = (): Error =>
     s.error('Unterminated template string', 'No closing marker was found for the string.', start, s.pos);
   return {
-    interpolation: () => readInterpolation(p),
-    directive: () => readDirective(p),
-    escape: () => readEscapeText(p),
+    interpolation: () => readInterpolation(p, s),
+    directive: () => readDirective(p, s),
+    escape: () => readEscapeText(s),
     unterminated,
     newline: unterminated,
   };
 }
 
-function scanHeredoc(p: ExprParser, start: number): Token[] {
-  const s = p.src;
+function scanHeredoc(p: ExprParser, s: Source, start: number): Token[] {
   s.pos += 2;
   const flush = s.peek() === '-';
   if (flush) s.pos++;
@@ -83,7 +81,7 @@ function scanHeredoc(p: ExprParser, start: number): Token[] {
       s.pos,
     );
   }
-  const tokens = scanTemplate(s, hooks(p, start), {
+  const tokens = scanTemplate(s, hooks(p, s, start), {
     quoted: false,
     end: bounds.contentEnd,
     flushIndent: bounds.flushIndent,
@@ -92,10 +90,10 @@ function scanHeredoc(p: ExprParser, start: number): Token[] {
   return tokens;
 }
 
-function readEscapeText(p: ExprParser): string {
-  const r = readEscape(p.src);
+function readEscapeText(s: Source): string {
+  const r = readEscape(s);
   if (r.ok) return r.text;
-  throw p.src.error(
+  throw s.error(
     'Invalid escape sequence',
     `The symbol "${r.selector}" is not a valid escape sequence selector.`,
     r.start,
@@ -103,8 +101,7 @@ function readEscapeText(p: ExprParser): string {
   );
 }
 
-function readInterpolation(p: ExprParser): Token & { kind: 'interp' } {
-  const s = p.src;
+function readInterpolation(p: ExprParser, s: Source): Token & { kind: 'interp' } {
   s.pos += 2;
   const stripL = s.peek() === '~';
   if (stripL) s.pos++;
@@ -123,8 +120,7 @@ function readInterpolation(p: ExprParser): Token & { kind: 'interp' } {
   });
 }
 
-function readDirective(p: ExprParser): Token & { kind: 'dir' } {
-  const s = p.src;
+function readDirective(p: ExprParser, s: Source): Token & { kind: 'dir' } {
   const start = s.pos;
   s.pos += 2;
   const stripL = s.peek() === '~';
@@ -190,16 +186,14 @@ function readDirective(p: ExprParser): Token & { kind: 'dir' } {
   });
 }
 
-function build(p: ExprParser, tokens: Token[]): TemplatePart[] {
+function build(s: Source, tokens: Token[]): TemplatePart[] {
   let i = 0;
-  const s = p.src;
   const seq = (until: Word[]): { parts: TemplatePart[]; stop?: Token & { kind: 'dir' } } => {
     const parts: TemplatePart[] = [];
     while (i < tokens.length) {
       const t = tokens[i++] as Token;
       if (t.kind === 'lit') parts.push({ kind: 'literal', text: t.text });
-      else if (t.kind === 'interp')
-        parts.push({ kind: 'interp', expr: t.expr, stripLeft: t.stripL, stripRight: t.stripR });
+      else if (t.kind === 'interp') parts.push({ kind: 'interp', expr: t.expr });
       else if (until.includes(t.dir.word)) return { parts, stop: t };
       else if (t.dir.word === 'if') {
         const then = seq(['else', 'endif']);
@@ -210,17 +204,17 @@ function build(p: ExprParser, tokens: Token[]): TemplatePart[] {
           cond: t.dir.cond as Expr,
           then: then.parts,
           else: otherwise,
-          range: s.range(t.start, t.end),
+          span: { start: t.start, end: t.end },
         });
       } else if (t.dir.word === 'for') {
         const body = seq(['endfor']);
         parts.push({
           kind: 'for',
-          keyVar: t.dir.keyVar,
+          ...(t.dir.keyVar !== undefined ? { keyVar: t.dir.keyVar } : {}),
           valVar: t.dir.valVar as string,
           coll: t.dir.coll as Expr,
           body: body.parts,
-          range: s.range(t.start, t.end),
+          span: { start: t.start, end: t.end },
         });
       } else {
         throw s.error(
