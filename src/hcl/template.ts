@@ -1,4 +1,6 @@
+import type { Expr, TemplatePart } from './ast';
 import type { Cursor } from './cursor';
+import type { ExprParser } from './parser';
 
 /*
  * Scanning of string templates, shared by both dialects: literal text (with `$${` and `%%{`
@@ -180,4 +182,190 @@ export function findHeredocEnd(
     lineStart = nl + 1;
   }
   return undefined;
+}
+
+/* ---- template parts: interpolations, directives and their nesting ------------------------------ */
+
+export type DirectiveWord = 'if' | 'else' | 'endif' | 'for' | 'endfor';
+
+export interface Directive {
+  word: DirectiveWord;
+  cond?: Expr;
+  keyVar?: string;
+  valVar?: string;
+  coll?: Expr;
+}
+
+export type DirectiveToken = TemplateToken<Expr, Directive> & { kind: 'dir' };
+
+/** How a dialect reports problems in templates. `start` is where the string or sequence began. */
+export interface TemplateMessages {
+  /** A quoted string reached the end of the text, or a newline. */
+  unterminatedString(start: number): Error;
+  newlineInString(start: number): Error;
+  escape(failed: EscapeResult & { ok: false }): Error;
+  /** `${}`; without it, the expression parser reports the `}`. */
+  emptyInterpolation?(start: number): Error;
+  unclosedInterpolation(start: number): Error;
+  /** `%{` followed by something other than a directive keyword. */
+  directiveKeyword(word: string, start: number, wordStart: number): Error;
+  /** No name after `for` (second: after the `,`); without it, `forDirective` reports it. */
+  directiveVariable?(second: boolean): Error;
+  /** A `for` directive without its names or `in`. */
+  forDirective(start: number): Error;
+  unclosedDirective(): Error;
+  /** `%{else}`, `%{endif}` or `%{endfor}` with no matching opener. */
+  unexpectedDirective(tok: DirectiveToken): Error;
+  /** The template ended inside an `if` or `for`. */
+  unterminatedDirective(opener: 'if' | 'for'): Error;
+  /** A second `%{else}` in one `%{if}`. */
+  secondElse(ifTok: DirectiveToken, elseTok: DirectiveToken): Error;
+}
+
+/**
+ * Reads the tokens of a template up to the closing quote (`quoted`, left at the cursor) or
+ * `opts.end`, with strip markers applied; `nestTemplate` makes parts of them.
+ */
+export function readTemplateTokens(
+  p: ExprParser,
+  m: TemplateMessages,
+  start: number,
+  opts: ScanOptions,
+): TemplateToken<Expr, Directive>[] {
+  const c = p.src;
+  const hooks: TemplateHooks<Expr, Directive> = {
+    interpolation: () => readInterpolation(p, m),
+    directive: () => readDirective(p, m),
+    escape: () => {
+      const r = readEscape(c);
+      if (!r.ok) throw m.escape(r);
+      return r.text;
+    },
+    unterminated: () => m.unterminatedString(start),
+    newline: () => m.newlineInString(start),
+  };
+  const tokens = scanTemplate(c, hooks, opts);
+  applyStripMarkers(tokens);
+  return tokens;
+}
+
+function readInterpolation(
+  p: ExprParser,
+  m: TemplateMessages,
+): TemplateToken<Expr, Directive> & { kind: 'interp' } {
+  const c = p.src;
+  const start = c.pos;
+  c.pos += 2;
+  const stripL = c.peek() === '~';
+  if (stripL) c.pos++;
+  return p.inBrackets(() => {
+    c.skipInline();
+    if (c.peek() === '}' && m.emptyInterpolation) throw m.emptyInterpolation(start);
+    const expr = p.parseExpr();
+    c.skipInline();
+    const stripR = c.peek() === '~';
+    if (stripR) c.pos++;
+    if (c.peek() !== '}') throw m.unclosedInterpolation(start);
+    c.pos++;
+    return { kind: 'interp' as const, expr, stripL, stripR };
+  });
+}
+
+function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
+  const c = p.src;
+  const start = c.pos;
+  c.pos += 2;
+  const stripL = c.peek() === '~';
+  if (stripL) c.pos++;
+  return p.inBrackets(() => {
+    c.skipInline();
+    const wordStart = c.pos;
+    const word = c.readIdent();
+    let dir: Directive;
+    switch (word) {
+      case 'if':
+        c.skipInline();
+        dir = { word, cond: p.parseExpr() };
+        break;
+      case 'for': {
+        c.skipInline();
+        const first = c.readIdent();
+        if (!first && m.directiveVariable) throw m.directiveVariable(false);
+        c.skipInline();
+        let keyVar: string | undefined;
+        let valVar = first;
+        if (c.peek() === ',') {
+          c.pos++;
+          c.skipInline();
+          const second = c.readIdent();
+          if (!second && m.directiveVariable) throw m.directiveVariable(true);
+          keyVar = first;
+          valVar = second;
+          c.skipInline();
+        }
+        if (!valVar || !c.eatKeyword('in')) throw m.forDirective(start);
+        c.skipInline();
+        dir = { word, valVar, coll: p.parseExpr(), ...(keyVar !== undefined ? { keyVar } : {}) };
+        break;
+      }
+      case 'else':
+      case 'endif':
+      case 'endfor':
+        dir = { word };
+        break;
+      default:
+        throw m.directiveKeyword(word, start, wordStart);
+    }
+    c.skipInline();
+    const stripR = c.peek() === '~';
+    if (stripR) c.pos++;
+    if (c.peek() !== '}') throw m.unclosedDirective();
+    c.pos++;
+    return { kind: 'dir' as const, dir, stripL, stripR, start, end: c.pos };
+  });
+}
+
+/** Nests `%{if}` / `%{for}` bodies; a closing directive without its opener is an error. */
+export function nestTemplate(tokens: TemplateToken<Expr, Directive>[], m: TemplateMessages): TemplatePart[] {
+  let i = 0;
+  const seq = (until: DirectiveWord[]): { parts: TemplatePart[]; stop?: DirectiveToken } => {
+    const parts: TemplatePart[] = [];
+    while (i < tokens.length) {
+      const t = tokens[i++] as TemplateToken<Expr, Directive>;
+      if (t.kind === 'lit') parts.push({ kind: 'literal', text: t.text });
+      else if (t.kind === 'interp') parts.push({ kind: 'interp', expr: t.expr });
+      else if (until.includes(t.dir.word)) return { parts, stop: t };
+      else if (t.dir.word === 'if') {
+        const then = seq(['else', 'endif']);
+        let otherwise: TemplatePart[] = [];
+        if (then.stop?.dir.word === 'else') {
+          const rest = seq(['else', 'endif']);
+          if (rest.stop?.dir.word === 'else') throw m.secondElse(t, rest.stop);
+          otherwise = rest.parts;
+        }
+        parts.push({
+          kind: 'if',
+          cond: t.dir.cond as Expr,
+          then: then.parts,
+          else: otherwise,
+          span: { start: t.start, end: t.end },
+        });
+      } else if (t.dir.word === 'for') {
+        const body = seq(['endfor']);
+        parts.push({
+          kind: 'for',
+          ...(t.dir.keyVar !== undefined ? { keyVar: t.dir.keyVar } : {}),
+          valVar: t.dir.valVar as string,
+          coll: t.dir.coll as Expr,
+          body: body.parts,
+          span: { start: t.start, end: t.end },
+        });
+      } else {
+        throw m.unexpectedDirective(t);
+      }
+    }
+    if (until.length > 0) throw m.unterminatedDirective(until.includes('endfor') ? 'for' : 'if');
+    return { parts };
+  };
+  return seq([]).parts;
 }

@@ -10,11 +10,10 @@
 import { ASCII_IDENT, Cursor } from '../../hcl/cursor';
 import { ExprParser, type Dialect, type ExprMessages } from '../../hcl/parser';
 import {
-  applyStripMarkers,
-  readEscape,
-  scanTemplate,
-  type TemplateHooks,
-  type TemplateToken,
+  nestTemplate,
+  readTemplateTokens,
+  type DirectiveToken,
+  type TemplateMessages,
 } from '../../hcl/template';
 import type { Expr, Span, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
@@ -56,14 +55,7 @@ function templateExpr(parts: TemplatePart[], span: Span): Expr {
   return { type: 'template', parts: nonEmpty, span };
 }
 
-type Directive =
-  | { word: 'if'; cond: Expr }
-  | { word: 'else' | 'endif' | 'endfor' }
-  | { word: 'for'; keyVar?: string; valVar: string; coll: Expr };
-
-type Token = TemplateToken<Expr, Directive>;
-
-const spanOf = (tok: Token & { kind: 'dir' }): Span => ({ start: tok.start, end: tok.end });
+const spanOf = (tok: DirectiveToken): Span => ({ start: tok.start, end: tok.end });
 
 /** The shared HCL cursor with Terraform's names (ASCII) and newlines insignificant throughout. */
 class Parser extends Cursor {
@@ -144,10 +136,6 @@ class Parser extends Cursor {
     this.skipInline();
   }
 
-  private ident(): string | undefined {
-    return this.readIdent() || undefined;
-  }
-
   // ---- templates -------------------------------------------------------------------------------
 
   /**
@@ -155,197 +143,66 @@ class Parser extends Cursor {
    * string inside an expression (`quoted`, where backslash escapes apply), leaving pos on the quote.
    */
   templateParts(mode: 'top' | 'quoted'): TemplatePart[] {
-    const tokens = this.scanTemplate(mode);
-    applyStripMarkers(tokens);
-    const state = { i: 0 };
-    const parts = this.buildParts(tokens, state, undefined);
-    return parts;
+    const m = this.templateMessages();
+    const tokens = readTemplateTokens(this.core, m, this.pos, { quoted: mode === 'quoted' });
+    return nestTemplate(tokens, m);
   }
 
-  private scanTemplate(mode: 'top' | 'quoted'): Token[] {
+  private templateMessages(): TemplateMessages {
     const t = this.text;
-    const hooks: TemplateHooks<Expr, Directive> = {
-      interpolation: () => {
-        const start = this.pos;
-        this.pos += 2;
-        const stripL = t[this.pos] === '~';
-        if (stripL) this.pos++;
-        this.skipSpace();
-        if (t[this.pos] === '}')
-          throw this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1);
-        const expr = this.core.parseExpr();
-        this.skipSpace();
-        const stripR = t[this.pos] === '~';
-        if (stripR) this.pos++;
-        if (t[this.pos] !== '}') {
-          throw this.error(
-            'Invalid interpolation',
-            this.pos >= t.length
-              ? 'the "${" has no closing "}"'
-              : `expected "}" to close the interpolation, found "${t.slice(this.pos, this.pos + 12)}"`,
-            start,
-            this.pos + 1,
-          );
-        }
-        this.pos++;
-        return { kind: 'interp', expr, stripL, stripR };
-      },
-      directive: () => this.directive(),
-      escape: () => this.escape(),
-      unterminated: () => this.error('Unterminated template string', 'missing closing quote'),
-      newline: () =>
+    return {
+      unterminatedString: () => this.error('Unterminated template string', 'missing closing quote'),
+      newlineInString: () =>
         this.error('Invalid multi-line string', 'quoted strings may not contain a newline; use "\\n"'),
-    };
-    return scanTemplate(this, hooks, { quoted: mode === 'quoted' });
-  }
-
-  private escape(): string {
-    const r = readEscape(this);
-    if (r.ok) return r.text;
-    if (r.hexLength !== undefined) {
-      throw this.error(
-        'Invalid escape sequence',
-        `"\\${r.selector}" needs ${r.hexLength} hex digits`,
-        r.start,
-        this.pos + r.hexLength,
-      );
-    }
-    throw this.error(
-      'Invalid escape sequence',
-      `"\\${r.selector}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
-      r.start,
-      this.pos,
-    );
-  }
-
-  private directive(): Token & { kind: 'dir' } {
-    const t = this.text;
-    const start = this.pos;
-    this.pos += 2;
-    const stripL = t[this.pos] === '~';
-    if (stripL) this.pos++;
-    this.skipSpace();
-    const word = this.ident();
-    let dir: Directive;
-    switch (word) {
-      case 'if':
-        this.skipSpace();
-        dir = { word: 'if', cond: this.core.parseExpr() };
-        break;
-      case 'else':
-      case 'endif':
-      case 'endfor':
-        dir = { word };
-        break;
-      case 'for': {
-        this.skipSpace();
-        const first = this.ident();
-        if (!first) throw this.error('Invalid template directive', 'expected a variable name after "for"');
-        let keyVar: string | undefined;
-        let valVar = first;
-        this.skipSpace();
-        if (this.peek() === ',') {
-          this.pos++;
-          this.skipSpace();
-          const second = this.ident();
-          if (!second)
-            throw this.error('Invalid template directive', 'expected a value variable name after ","');
-          keyVar = first;
-          valVar = second;
-          this.skipSpace();
-        }
-        if (!this.keywordAhead('in')) throw this.error('Invalid template directive', 'expected "in"');
-        this.pos += 2;
-        this.skipSpace();
-        dir = {
-          word: 'for',
-          valVar,
-          coll: this.core.parseExpr(),
-          ...(keyVar !== undefined ? { keyVar } : {}),
-        };
-        break;
-      }
-      default:
-        throw this.error(
+      escape: (r) =>
+        r.hexLength !== undefined
+          ? this.error(
+              'Invalid escape sequence',
+              `"\\${r.selector}" needs ${r.hexLength} hex digits`,
+              r.start,
+              this.pos + r.hexLength,
+            )
+          : this.error(
+              'Invalid escape sequence',
+              `"\\${r.selector}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
+              r.start,
+              this.pos,
+            ),
+      emptyInterpolation: (start) => this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1),
+      unclosedInterpolation: (start) =>
+        this.error(
+          'Invalid interpolation',
+          this.pos >= t.length
+            ? 'the "${" has no closing "}"'
+            : `expected "}" to close the interpolation, found "${t.slice(this.pos, this.pos + 12)}"`,
+          start,
+          this.pos + 1,
+        ),
+      directiveKeyword: (word, start) =>
+        this.error(
           'Invalid template directive',
-          `"%{${word ?? ''}" is not a directive; use if, else, endif, for or endfor (write "%%{" for a literal "%{")`,
+          `"%{${word}" is not a directive; use if, else, endif, for or endfor (write "%%{" for a literal "%{")`,
           start,
           this.pos,
-        );
-    }
-    this.skipSpace();
-    const stripR = t[this.pos] === '~';
-    if (stripR) this.pos++;
-    if (t[this.pos] !== '}')
-      throw this.error('Invalid template directive', 'expected "}" to close the directive');
-    this.pos++;
-    return { kind: 'dir', dir, stripL, stripR, start, end: this.pos };
-  }
-
-  private buildParts(tokens: Token[], state: { i: number }, until: 'if' | 'for' | undefined): TemplatePart[] {
-    const parts: TemplatePart[] = [];
-    while (state.i < tokens.length) {
-      const tok = tokens[state.i]!;
-      if (tok.kind === 'lit') {
-        parts.push({ kind: 'literal', text: tok.text });
-        state.i++;
-        continue;
-      }
-      if (tok.kind === 'interp') {
-        parts.push({ kind: 'interp', expr: tok.expr });
-        state.i++;
-        continue;
-      }
-      const d = tok.dir;
-      if (d.word === 'else' || d.word === 'endif') {
-        if (until !== 'if') throw this.unexpected(tok);
-        return parts;
-      }
-      if (d.word === 'endfor') {
-        if (until !== 'for') throw this.unexpected(tok);
-        return parts;
-      }
-      state.i++;
-      if (d.word === 'if') {
-        const then = this.buildParts(tokens, state, 'if');
-        let otherwise: TemplatePart[] = [];
-        const closing = tokens[state.i];
-        if (!closing) throw this.unclosed(tok, 'endif');
-        if (closing.kind === 'dir' && closing.dir.word === 'else') {
-          state.i++;
-          otherwise = this.buildParts(tokens, state, 'if');
-          const end = tokens[state.i];
-          if (!end || end.kind !== 'dir' || end.dir.word !== 'endif') throw this.unclosed(tok, 'endif');
-        }
-        state.i++;
-        parts.push({ kind: 'if', cond: d.cond, then, else: otherwise, span: spanOf(tok) });
-      } else if (d.word === 'for') {
-        const body = this.buildParts(tokens, state, 'for');
-        if (!tokens[state.i]) throw this.unclosed(tok, 'endfor');
-        state.i++;
-        parts.push({
-          kind: 'for',
-          valVar: d.valVar,
-          coll: d.coll,
-          body,
-          span: spanOf(tok),
-          ...(d.keyVar !== undefined ? { keyVar: d.keyVar } : {}),
-        });
-      }
-    }
-    if (until) throw new ExpressionError('Unterminated template directive', `missing %{end${until}}`);
-    return parts;
-  }
-
-  private unexpected(tok: Token & { kind: 'dir' }): ExpressionError {
-    return new ExpressionError(
-      'Unexpected template directive',
-      `"%{${tok.dir.word}}" without a matching opening directive`,
-      spanOf(tok),
-    );
-  }
-
-  private unclosed(tok: Token & { kind: 'dir' }, want: string): ExpressionError {
-    return new ExpressionError('Unterminated template directive', `missing %{${want}}`, spanOf(tok));
+        ),
+      directiveVariable: (second) =>
+        this.error(
+          'Invalid template directive',
+          second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
+        ),
+      forDirective: () => this.error('Invalid template directive', 'expected "in"'),
+      unclosedDirective: () =>
+        this.error('Invalid template directive', 'expected "}" to close the directive'),
+      unexpectedDirective: (tok) =>
+        new ExpressionError(
+          'Unexpected template directive',
+          `"%{${tok.dir.word}}" without a matching opening directive`,
+          spanOf(tok),
+        ),
+      unterminatedDirective: (opener) =>
+        new ExpressionError('Unterminated template directive', `missing %{end${opener}}`),
+      secondElse: (ifTok) =>
+        new ExpressionError('Unterminated template directive', 'missing %{endif}', spanOf(ifTok)),
+    };
   }
 }
