@@ -249,22 +249,27 @@ export function readTemplateTokens(
   return tokens;
 }
 
+/** Consumes a `~` strip marker at the cursor, if there is one. */
+function eatStrip(c: Cursor): boolean {
+  if (c.peek() !== '~') return false;
+  c.pos++;
+  return true;
+}
+
 function readInterpolation(
   p: ExprParser,
   m: TemplateMessages,
 ): TemplateToken<Expr, Directive> & { kind: 'interp' } {
   const c = p.src;
   const start = c.pos;
-  c.pos += 2;
-  const stripL = c.peek() === '~';
-  if (stripL) c.pos++;
+  c.pos += 2; // ${
+  const stripL = eatStrip(c);
   return p.inBrackets(() => {
     c.skipInline();
     if (c.peek() === '}' && m.emptyInterpolation) throw m.emptyInterpolation(start);
     const expr = p.parseExpr();
     c.skipInline();
-    const stripR = c.peek() === '~';
-    if (stripR) c.pos++;
+    const stripR = eatStrip(c);
     if (c.peek() !== '}') throw m.unclosedInterpolation(start);
     c.pos++;
     return { kind: 'interp' as const, expr, stripL, stripR };
@@ -274,9 +279,8 @@ function readInterpolation(
 function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
   const c = p.src;
   const start = c.pos;
-  c.pos += 2;
-  const stripL = c.peek() === '~';
-  if (stripL) c.pos++;
+  c.pos += 2; // %{
+  const stripL = eatStrip(c);
   return p.inBrackets(() => {
     c.skipInline();
     const wordStart = c.pos;
@@ -317,8 +321,7 @@ function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
         throw m.directiveKeyword(word, start, wordStart);
     }
     c.skipInline();
-    const stripR = c.peek() === '~';
-    if (stripR) c.pos++;
+    const stripR = eatStrip(c);
     if (c.peek() !== '}') throw m.unclosedDirective();
     c.pos++;
     return { kind: 'dir' as const, dir, stripL, stripR, start, end: c.pos };

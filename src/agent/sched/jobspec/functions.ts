@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  base64Encode,
-  hashHex,
-  lower,
-  strrev,
-  trimCutset,
-  trimPrefix,
-  trimSuffix,
-  upper,
-} from '../../../hcl/functions';
+import * as shared from '../../../hcl/functions';
 import { ConvertError, toBool, toList, toMap, toNum, toStr } from './convert';
 import { deepEqual, formatNumber, isObject, sortedObject, type HclObject, type HclValue } from './values';
 
@@ -178,24 +169,24 @@ const FUNCTIONS: Record<string, Fn> = {
       throw new FunctionError(`cannot parse "${s}" as a base ${base} integer`);
     return n;
   },
-  upper: str('upper', upper),
-  lower: str('lower', lower),
+  upper: str('upper', shared.upper),
+  lower: str('lower', shared.lower),
   title: str('title', (s) => s.replace(/(^|\s)(\S)/g, (_m, sp: string, c: string) => sp + c.toUpperCase())),
   chomp: str('chomp', (s) => s.replace(/(\r?\n)+$/, '')),
   trimspace: str('trimspace', (s) => s.trim()),
-  strrev: str('strrev', strrev),
+  strrev: str('strrev', shared.strrev),
   strlen: str('strlen', (s) => [...s].length),
-  base64encode: str('base64encode', base64Encode),
+  base64encode: str('base64encode', shared.base64Encode),
   base64decode: str('base64decode', (s) => {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0)
       throw new FunctionError('failed to decode base64 data');
     return Buffer.from(s, 'base64').toString('utf8');
   }),
   urlencode: str('urlencode', (s) => encodeURIComponent(s).replace(/%20/g, '+')),
-  md5: str('md5', (s) => hashHex('md5', s)),
-  sha1: str('sha1', (s) => hashHex('sha1', s)),
-  sha256: str('sha256', (s) => hashHex('sha256', s)),
-  sha512: str('sha512', (s) => hashHex('sha512', s)),
+  md5: str('md5', (s) => shared.hashHex('md5', s)),
+  sha1: str('sha1', (s) => shared.hashHex('sha1', s)),
+  sha256: str('sha256', (s) => shared.hashHex('sha256', s)),
+  sha512: str('sha512', (s) => shared.hashHex('sha512', s)),
   uuidv4: (a) => {
     arity('uuidv4', a, 0);
     return randomUUID();
@@ -274,17 +265,17 @@ const FUNCTIONS: Record<string, Fn> = {
   trim: (a) => {
     arity('trim', a, 2);
     const cutset = toStr(a[1] as HclValue);
-    return trimCutset(toStr(a[0] as HclValue), cutset);
+    return shared.trimCutset(toStr(a[0] as HclValue), cutset);
   },
   trimprefix: (a) => {
     arity('trimprefix', a, 2);
     const [s, p] = a.map(toStr) as [string, string];
-    return trimPrefix(s, p);
+    return shared.trimPrefix(s, p);
   },
   trimsuffix: (a) => {
     arity('trimsuffix', a, 2);
     const [s, p] = a.map(toStr) as [string, string];
-    return trimSuffix(s, p);
+    return shared.trimSuffix(s, p);
   },
   concat: (a) => a.flatMap((l) => toList(l)),
   contains: (a) => {
