@@ -11,41 +11,42 @@ import { BINARY_LEVELS, matchBinaryOp, matchUnaryOp, readDigits, readNumber } fr
  * below with the dialect that wants it.
  */
 
-export interface ExprMessages {
+/** How a dialect reports each problem; `c` is the cursor, at the offending text. */
+export interface ExprMessages<C extends Cursor = Cursor> {
   /** `a ? b` without `: c`. */
-  missingFalse(): Error;
+  missingFalse(c: C): Error;
   /** `(a` without `)`. */
-  unbalancedParen(): Error;
+  unbalancedParen(c: C): Error;
   /** The text ends where an expression should start; without it, `invalidExpression` is used. */
-  missingExpression?(): Error;
+  missingExpression?(c: C): Error;
   /** No expression can start with the character at the cursor. */
-  invalidExpression(): Error;
+  invalidExpression(c: C): Error;
   /** `<<` where the dialect has no heredocs. */
-  heredoc?(): Error;
+  heredoc?(c: C): Error;
   /** `name::...`: a provider-defined function; without it, `::` is not checked for. */
-  providerFunction?(name: string, start: number): Error;
+  providerFunction?(c: C, name: string, start: number): Error;
   /** `...` before an argument other than the last; without it, later arguments are allowed. */
-  expandNotLast?(): Error;
-  missingArgSeparator(fn: string): Error;
+  expandNotLast?(c: C): Error;
+  missingArgSeparator(c: C, fn: string): Error;
   /** The text ends inside `[...]` / `{...}`; without them the item parser reports the end. */
-  unterminatedTuple?(start: number): Error;
-  unterminatedObject?(start: number): Error;
-  missingItemSeparator(): Error;
-  missingKeyValueSeparator(): Error;
+  unterminatedTuple?(c: C, start: number): Error;
+  unterminatedObject?(c: C, start: number): Error;
+  missingItemSeparator(c: C): Error;
+  missingKeyValueSeparator(c: C): Error;
   /** No name after `for` (second: after the `,`). */
-  forVariable(second: boolean): Error;
-  forIn(): Error;
-  forColon(): Error;
-  forArrow(): Error;
-  forClose(close: string): Error;
-  indexClose(): Error;
-  attributeName(): Error;
+  forVariable(c: C, second: boolean): Error;
+  forIn(c: C): Error;
+  forColon(c: C): Error;
+  forArrow(c: C): Error;
+  forClose(c: C, close: string): Error;
+  indexClose(c: C): Error;
+  attributeName(c: C): Error;
 }
 
-export interface Dialect {
-  messages: ExprMessages;
+export interface Dialect<C extends Cursor = Cursor> {
+  messages: ExprMessages<C>;
   /** Parses a quoted template (cursor at `"`) or a heredoc (cursor at `<<`). */
-  template(p: ExprParser, kind: 'quoted' | 'heredoc'): Expr;
+  template(p: ExprParser<C>, kind: 'quoted' | 'heredoc'): Expr;
   /** Jobspec: `<<` starts a heredoc, never a `<` operator. */
   heredocs: boolean;
   /**
@@ -64,14 +65,16 @@ export interface Dialect {
   arrowIsNotSeparator: boolean;
 }
 
-export class ExprParser {
-  constructor(
-    readonly src: Cursor,
-    readonly dialect: Dialect,
-  ) {}
+type ExpectMessage = 'missingFalse' | 'unbalancedParen' | 'forColon' | 'forArrow' | 'indexClose';
 
-  private get msg(): ExprMessages {
-    return this.dialect.messages;
+export class ExprParser<C extends Cursor = Cursor> {
+  private readonly msg: ExprMessages<C>;
+
+  constructor(
+    readonly src: C,
+    readonly dialect: Dialect<C>,
+  ) {
+    this.msg = dialect.messages;
   }
 
   /** Runs `fn` with newlines insignificant, as inside brackets. */
@@ -89,10 +92,10 @@ export class ExprParser {
   }
 
   /** Expects `token` after optional blanks. */
-  private expect(token: string, error: () => Error): void {
+  private expect(token: string, missing: ExpectMessage): void {
     const s = this.src;
     s.skipInline();
-    if (!s.startsWith(token)) throw error();
+    if (!s.startsWith(token)) throw this.msg[missing](s);
     s.pos += token.length;
   }
 
@@ -104,7 +107,7 @@ export class ExprParser {
     if (s.peek() !== '?') return cond;
     s.pos++;
     const then = this.parseExpr();
-    this.expect(':', () => this.msg.missingFalse());
+    this.expect(':', 'missingFalse');
     const otherwise = this.parseExpr();
     return {
       type: 'conditional',
@@ -147,7 +150,7 @@ export class ExprParser {
     const s = this.src;
     const start = s.pos;
     const c = s.peek();
-    if (c === '' && this.msg.missingExpression) throw this.msg.missingExpression();
+    if (c === '' && this.msg.missingExpression) throw this.msg.missingExpression(this.src);
     if (isDigit(c)) {
       const value = readNumber(s);
       return { type: 'literal', value, span: { start, end: s.pos } };
@@ -155,13 +158,13 @@ export class ExprParser {
     if (c === '"') return this.dialect.template(this, 'quoted');
     if (c === '<' && s.peek(1) === '<') {
       if (this.dialect.heredocs) return this.dialect.template(this, 'heredoc');
-      if (this.msg.heredoc) throw this.msg.heredoc();
+      if (this.msg.heredoc) throw this.msg.heredoc(this.src);
     }
     if (c === '(') {
       s.pos++;
       const expr = this.inBrackets(() => {
         const e = this.parseExpr();
-        this.expect(')', () => this.msg.unbalancedParen());
+        this.expect(')', 'unbalancedParen');
         return e;
       });
       return { type: 'paren', expr, span: { start, end: s.pos } };
@@ -169,14 +172,15 @@ export class ExprParser {
     if (c === '[') return this.parseTuple();
     if (c === '{') return this.parseObject();
     const name = s.readIdent();
-    if (!name) throw this.msg.invalidExpression();
+    if (!name) throw this.msg.invalidExpression(this.src);
     if (name === 'true' || name === 'false')
       return { type: 'literal', value: name === 'true', span: { start, end: s.pos } };
     if (name === 'null') return { type: 'literal', value: null, span: { start, end: s.pos } };
     const save = s.pos;
     s.skipInline();
     if (s.peek() === '(') return this.parseCall(name, start);
-    if (this.msg.providerFunction && s.startsWith('::')) throw this.msg.providerFunction(name, start);
+    if (this.msg.providerFunction && s.startsWith('::'))
+      throw this.msg.providerFunction(this.src, name, start);
     if (this.dialect.tightSpans) s.pos = save;
     return { type: 'scope', name, steps: [], span: { start, end: s.pos } };
   }
@@ -197,7 +201,7 @@ export class ExprParser {
           expandFinal = true;
           s.skipInline();
           if (this.msg.expandNotLast) {
-            if (s.peek() !== ')') throw this.msg.expandNotLast();
+            if (s.peek() !== ')') throw this.msg.expandNotLast(this.src);
             break;
           }
         }
@@ -206,7 +210,7 @@ export class ExprParser {
           continue;
         }
         if (s.peek() === ')') break;
-        throw this.msg.missingArgSeparator(name);
+        throw this.msg.missingArgSeparator(this.src, name);
       }
       s.pos++; // )
     });
@@ -224,7 +228,7 @@ export class ExprParser {
       for (;;) {
         s.skipInline();
         if (s.peek() === ']') break;
-        if (s.atEnd && this.msg.unterminatedTuple) throw this.msg.unterminatedTuple(start);
+        if (s.atEnd && this.msg.unterminatedTuple) throw this.msg.unterminatedTuple(this.src, start);
         items.push(this.parseExpr());
         s.skipInline();
         if (s.peek() === ',') {
@@ -232,7 +236,7 @@ export class ExprParser {
           continue;
         }
         if (s.peek() === ']') break;
-        throw this.msg.missingItemSeparator();
+        throw this.msg.missingItemSeparator(this.src);
       }
       s.pos++;
       return { type: 'tuple', items, span: { start, end: s.pos } } satisfies Expr;
@@ -250,13 +254,13 @@ export class ExprParser {
       for (;;) {
         s.skipInline();
         if (s.peek() === '}') break;
-        if (s.atEnd && this.msg.unterminatedObject) throw this.msg.unterminatedObject(start);
+        if (s.atEnd && this.msg.unterminatedObject) throw this.msg.unterminatedObject(this.src, start);
         const key = this.parseObjectKey();
         s.skipInline();
         const c = s.peek();
         const next = s.peek(1);
         if ((c !== '=' && c !== ':') || next === '=' || (this.dialect.arrowIsNotSeparator && next === '>')) {
-          throw this.msg.missingKeyValueSeparator();
+          throw this.msg.missingKeyValueSeparator(this.src);
         }
         s.pos++;
         s.skipInline();
@@ -292,7 +296,7 @@ export class ExprParser {
     const close = isObject ? '}' : ']';
     s.skipInline();
     const first = s.readIdent();
-    if (!first) throw this.msg.forVariable(false);
+    if (!first) throw this.msg.forVariable(this.src, false);
     let keyVar: string | undefined;
     let valVar = first;
     s.skipInline();
@@ -300,20 +304,20 @@ export class ExprParser {
       s.pos++;
       s.skipInline();
       const second = s.readIdent();
-      if (!second) throw this.msg.forVariable(true);
+      if (!second) throw this.msg.forVariable(this.src, true);
       keyVar = first;
       valVar = second;
       s.skipInline();
     }
-    if (!s.eatKeyword('in')) throw this.msg.forIn();
+    if (!s.eatKeyword('in')) throw this.msg.forIn(this.src);
     const coll = this.parseExpr();
-    this.expect(':', () => this.msg.forColon());
+    this.expect(':', 'forColon');
     let keyExpr: Expr | undefined;
     let valExpr = this.parseExpr();
     s.skipInline();
     let grouping = false;
     if (isObject) {
-      this.expect('=>', () => this.msg.forArrow());
+      this.expect('=>', 'forArrow');
       keyExpr = valExpr;
       valExpr = this.parseExpr();
       s.skipInline();
@@ -325,7 +329,9 @@ export class ExprParser {
     }
     let cond: Expr | undefined;
     if (s.eatKeyword('if')) cond = this.parseExpr();
-    this.expect(close, () => this.msg.forClose(close));
+    s.skipInline();
+    if (!s.startsWith(close)) throw this.msg.forClose(s, close);
+    s.pos++;
     return {
       type: 'for',
       valVar,
@@ -376,7 +382,7 @@ export class ExprParser {
       return { kind: 'index', key: { type: 'literal', value, span }, span };
     }
     const name = s.readIdent();
-    if (!name) throw this.msg.attributeName();
+    if (!name) throw this.msg.attributeName(this.src);
     return { kind: 'attr', name, span: { start, end: s.pos } };
   }
 
@@ -385,7 +391,7 @@ export class ExprParser {
     s.pos++;
     const key = this.inBrackets(() => {
       const k = this.parseExpr();
-      this.expect(']', () => this.msg.indexClose());
+      this.expect(']', 'indexClose');
       return k;
     });
     return { kind: 'index', key, span: { start, end: s.pos } };

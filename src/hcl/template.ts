@@ -198,37 +198,40 @@ export interface Directive {
 
 export type DirectiveToken = TemplateToken<Expr, Directive> & { kind: 'dir' };
 
-/** How a dialect reports problems in templates. `start` is where the string or sequence began. */
-export interface TemplateMessages {
+/**
+ * How a dialect reports problems in templates; `c` is the cursor, `start` where the string or
+ * sequence began.
+ */
+export interface TemplateMessages<C extends Cursor = Cursor> {
   /** A quoted string reached the end of the text, or a newline. */
-  unterminatedString(start: number): Error;
-  newlineInString(start: number): Error;
-  escape(failed: EscapeResult & { ok: false }): Error;
+  unterminatedString(c: C, start: number): Error;
+  newlineInString(c: C, start: number): Error;
+  escape(c: C, failed: EscapeResult & { ok: false }): Error;
   /** `${}`; without it, the expression parser reports the `}`. */
-  emptyInterpolation?(start: number): Error;
-  unclosedInterpolation(start: number): Error;
+  emptyInterpolation?(c: C, start: number): Error;
+  unclosedInterpolation(c: C, start: number): Error;
   /** `%{` followed by something other than a directive keyword. */
-  directiveKeyword(word: string, start: number, wordStart: number): Error;
+  directiveKeyword(c: C, word: string, start: number, wordStart: number): Error;
   /** No name after `for` (second: after the `,`); without it, `forDirective` reports it. */
-  directiveVariable?(second: boolean): Error;
+  directiveVariable?(c: C, second: boolean): Error;
   /** A `for` directive without its names or `in`. */
-  forDirective(start: number): Error;
-  unclosedDirective(): Error;
+  forDirective(c: C, start: number): Error;
+  unclosedDirective(c: C): Error;
   /** `%{else}`, `%{endif}` or `%{endfor}` with no matching opener. */
-  unexpectedDirective(tok: DirectiveToken): Error;
+  unexpectedDirective(c: C, tok: DirectiveToken): Error;
   /** The template ended inside an `if` or `for`. */
-  unterminatedDirective(opener: 'if' | 'for'): Error;
+  unterminatedDirective(c: C, opener: 'if' | 'for'): Error;
   /** A second `%{else}` in one `%{if}`. */
-  secondElse(ifTok: DirectiveToken, elseTok: DirectiveToken): Error;
+  secondElse(c: C, ifTok: DirectiveToken, elseTok: DirectiveToken): Error;
 }
 
 /**
  * Reads the tokens of a template up to the closing quote (`quoted`, left at the cursor) or
  * `opts.end`, with strip markers applied; `nestTemplate` makes parts of them.
  */
-export function readTemplateTokens(
-  p: ExprParser,
-  m: TemplateMessages,
+export function readTemplateTokens<C extends Cursor>(
+  p: ExprParser<C>,
+  m: TemplateMessages<C>,
   start: number,
   opts: ScanOptions,
 ): TemplateToken<Expr, Directive>[] {
@@ -238,11 +241,11 @@ export function readTemplateTokens(
     directive: () => readDirective(p, m),
     escape: () => {
       const r = readEscape(c);
-      if (!r.ok) throw m.escape(r);
+      if (!r.ok) throw m.escape(c, r);
       return r.text;
     },
-    unterminated: () => m.unterminatedString(start),
-    newline: () => m.newlineInString(start),
+    unterminated: () => m.unterminatedString(c, start),
+    newline: () => m.newlineInString(c, start),
   };
   const tokens = scanTemplate(c, hooks, opts);
   applyStripMarkers(tokens);
@@ -256,9 +259,9 @@ function eatStrip(c: Cursor): boolean {
   return true;
 }
 
-function readInterpolation(
-  p: ExprParser,
-  m: TemplateMessages,
+function readInterpolation<C extends Cursor>(
+  p: ExprParser<C>,
+  m: TemplateMessages<C>,
 ): TemplateToken<Expr, Directive> & { kind: 'interp' } {
   const c = p.src;
   const start = c.pos;
@@ -266,17 +269,17 @@ function readInterpolation(
   const stripL = eatStrip(c);
   return p.inBrackets(() => {
     c.skipInline();
-    if (c.peek() === '}' && m.emptyInterpolation) throw m.emptyInterpolation(start);
+    if (c.peek() === '}' && m.emptyInterpolation) throw m.emptyInterpolation(c, start);
     const expr = p.parseExpr();
     c.skipInline();
     const stripR = eatStrip(c);
-    if (c.peek() !== '}') throw m.unclosedInterpolation(start);
+    if (c.peek() !== '}') throw m.unclosedInterpolation(c, start);
     c.pos++;
     return { kind: 'interp' as const, expr, stripL, stripR };
   });
 }
 
-function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
+function readDirective<C extends Cursor>(p: ExprParser<C>, m: TemplateMessages<C>): DirectiveToken {
   const c = p.src;
   const start = c.pos;
   c.pos += 2; // %{
@@ -294,7 +297,7 @@ function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
       case 'for': {
         c.skipInline();
         const first = c.readIdent();
-        if (!first && m.directiveVariable) throw m.directiveVariable(false);
+        if (!first && m.directiveVariable) throw m.directiveVariable(c, false);
         c.skipInline();
         let keyVar: string | undefined;
         let valVar = first;
@@ -302,12 +305,12 @@ function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
           c.pos++;
           c.skipInline();
           const second = c.readIdent();
-          if (!second && m.directiveVariable) throw m.directiveVariable(true);
+          if (!second && m.directiveVariable) throw m.directiveVariable(c, true);
           keyVar = first;
           valVar = second;
           c.skipInline();
         }
-        if (!valVar || !c.eatKeyword('in')) throw m.forDirective(start);
+        if (!valVar || !c.eatKeyword('in')) throw m.forDirective(c, start);
         c.skipInline();
         dir = { word, valVar, coll: p.parseExpr(), ...(keyVar !== undefined ? { keyVar } : {}) };
         break;
@@ -318,18 +321,22 @@ function readDirective(p: ExprParser, m: TemplateMessages): DirectiveToken {
         dir = { word };
         break;
       default:
-        throw m.directiveKeyword(word, start, wordStart);
+        throw m.directiveKeyword(c, word, start, wordStart);
     }
     c.skipInline();
     const stripR = eatStrip(c);
-    if (c.peek() !== '}') throw m.unclosedDirective();
+    if (c.peek() !== '}') throw m.unclosedDirective(c);
     c.pos++;
     return { kind: 'dir' as const, dir, stripL, stripR, start, end: c.pos };
   });
 }
 
 /** Nests `%{if}` / `%{for}` bodies; a closing directive without its opener is an error. */
-export function nestTemplate(tokens: TemplateToken<Expr, Directive>[], m: TemplateMessages): TemplatePart[] {
+export function nestTemplate<C extends Cursor>(
+  c: C,
+  tokens: TemplateToken<Expr, Directive>[],
+  m: TemplateMessages<C>,
+): TemplatePart[] {
   let i = 0;
   const seq = (until: DirectiveWord[]): { parts: TemplatePart[]; stop?: DirectiveToken } => {
     const parts: TemplatePart[] = [];
@@ -343,7 +350,7 @@ export function nestTemplate(tokens: TemplateToken<Expr, Directive>[], m: Templa
         let otherwise: TemplatePart[] = [];
         if (then.stop?.dir.word === 'else') {
           const rest = seq(['else', 'endif']);
-          if (rest.stop?.dir.word === 'else') throw m.secondElse(t, rest.stop);
+          if (rest.stop?.dir.word === 'else') throw m.secondElse(c, t, rest.stop);
           otherwise = rest.parts;
         }
         parts.push({
@@ -364,10 +371,10 @@ export function nestTemplate(tokens: TemplateToken<Expr, Directive>[], m: Templa
           span: { start: t.start, end: t.end },
         });
       } else {
-        throw m.unexpectedDirective(t);
+        throw m.unexpectedDirective(c, t);
       }
     }
-    if (until.length > 0) throw m.unterminatedDirective(until.includes('endfor') ? 'for' : 'if');
+    if (until.length > 0) throw m.unterminatedDirective(c, until.includes('endfor') ? 'for' : 'if');
     return { parts };
   };
   return seq([]).parts;

@@ -22,7 +22,7 @@ import { ExpressionError } from './errors';
 export function parseTemplate(text: string): Expr {
   const p = new Parser(text);
   try {
-    const parts = p.templateParts('top');
+    const parts = p.templateParts(false);
     return templateExpr(parts, { start: 0, end: text.length });
   } catch (e) {
     throw e instanceof ExpressionError ? e.withSource(text) : e;
@@ -57,71 +57,123 @@ function templateExpr(parts: TemplatePart[], span: Span): Expr {
 
 const spanOf = (tok: DirectiveToken): Span => ({ start: tok.start, end: tok.end });
 
+const missing =
+  (token: string, what: string) =>
+  (c: Parser): Error => {
+    const found = c.pos >= c.text.length ? 'end of string' : `"${c.text.slice(c.pos, c.pos + 12)}"`;
+    return c.error(`Missing ${what}`, `expected "${token}", found ${found}`);
+  };
+
+const at =
+  (summary: string, detail: string) =>
+  (c: Parser): Error =>
+    c.error(summary, detail);
+
+const MESSAGES: ExprMessages<Parser> = {
+  missingFalse: missing(':', 'false expression in conditional'),
+  unbalancedParen: missing(')', 'closing parenthesis'),
+  missingExpression: at('Missing expression', 'expected an expression, found the end of the string'),
+  invalidExpression: (c) => c.error('Invalid expression', `unexpected "${c.peek()}"`),
+  heredoc: at('Unsupported heredoc', 'heredoc strings are not supported inside JSON configuration strings'),
+  providerFunction: (c, name, start) =>
+    c.error('Unsupported function', `provider-defined functions ("${name}::...") are not supported`, start),
+  expandNotLast: at('Invalid function call', '"..." may only follow the last argument'),
+  missingArgSeparator: (c, name) =>
+    c.error('Missing argument separator', `expected "," or ")" in the call to ${name}`),
+  missingItemSeparator: at('Missing item separator', 'expected "," or "]" in a tuple'),
+  missingKeyValueSeparator: at('Missing key/value separator', 'expected "=" or ":" after the object key'),
+  forVariable: (c, second) =>
+    c.error(
+      'Invalid for expression',
+      second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
+    ),
+  forIn: at('Invalid for expression', 'expected "in"'),
+  forColon: missing(':', 'colon in for expression'),
+  forArrow: missing('=>', '"=>" in object for expression'),
+  forClose: (c, close) =>
+    missing(close, close === ']' ? 'closing "]" of for expression' : 'closing "}" of for expression')(c),
+  indexClose: missing(']', 'closing bracket of the index'),
+  attributeName: at('Invalid attribute name', 'expected an attribute name after "."'),
+};
+
+const TEMPLATE_MESSAGES: TemplateMessages<Parser> = {
+  unterminatedString: at('Unterminated template string', 'missing closing quote'),
+  newlineInString: at('Invalid multi-line string', 'quoted strings may not contain a newline; use "\\n"'),
+  escape: (c, r) =>
+    r.hexLength !== undefined
+      ? c.error(
+          'Invalid escape sequence',
+          `"\\${r.selector}" needs ${r.hexLength} hex digits`,
+          r.start,
+          c.pos + r.hexLength,
+        )
+      : c.error(
+          'Invalid escape sequence',
+          `"\\${r.selector}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
+          r.start,
+          c.pos,
+        ),
+  emptyInterpolation: (c, start) => c.error('Invalid interpolation', 'empty "${}"', start, c.pos + 1),
+  unclosedInterpolation: (c, start) =>
+    c.error(
+      'Invalid interpolation',
+      c.pos >= c.text.length
+        ? 'the "${" has no closing "}"'
+        : `expected "}" to close the interpolation, found "${c.text.slice(c.pos, c.pos + 12)}"`,
+      start,
+      c.pos + 1,
+    ),
+  directiveKeyword: (c, word, start) =>
+    c.error(
+      'Invalid template directive',
+      `"%{${word}" is not a directive; use if, else, endif, for or endfor (write "%%{" for a literal "%{")`,
+      start,
+      c.pos,
+    ),
+  directiveVariable: (c, second) =>
+    c.error(
+      'Invalid template directive',
+      second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
+    ),
+  forDirective: at('Invalid template directive', 'expected "in"'),
+  unclosedDirective: at('Invalid template directive', 'expected "}" to close the directive'),
+  unexpectedDirective: (_c, tok) =>
+    new ExpressionError(
+      'Unexpected template directive',
+      `"%{${tok.dir.word}}" without a matching opening directive`,
+      spanOf(tok),
+    ),
+  unterminatedDirective: (_c, opener) =>
+    new ExpressionError('Unterminated template directive', `missing %{end${opener}}`),
+  secondElse: (_c, ifTok) =>
+    new ExpressionError('Unterminated template directive', 'missing %{endif}', spanOf(ifTok)),
+};
+
+const DIALECT: Dialect<Parser> = {
+  messages: MESSAGES,
+  template: (p) => {
+    const c = p.src;
+    const start = c.pos;
+    c.pos++;
+    const parts = c.templateParts(true);
+    c.pos++;
+    // HCL unwraps a lone interpolation in quoted strings too: `"${1}"` is the number 1.
+    return templateExpr(parts, { start, end: c.pos });
+  },
+  heredocs: false,
+  tightSpans: false,
+  terraformTraversals: true,
+  arrowIsNotSeparator: false,
+};
+
 /** The shared HCL cursor with Terraform's names (ASCII) and newlines insignificant throughout. */
 class Parser extends Cursor {
-  readonly core: ExprParser;
+  readonly core: ExprParser<Parser>;
 
   constructor(text: string) {
     super(text, ASCII_IDENT);
     this.nlFree = 1;
-    const dialect: Dialect = {
-      messages: this.messages(),
-      template: () => {
-        const start = this.pos;
-        this.pos++;
-        const parts = this.templateParts('quoted');
-        this.pos++;
-        // HCL unwraps a lone interpolation in quoted strings too: `"${1}"` is the number 1.
-        return templateExpr(parts, { start, end: this.pos });
-      },
-      heredocs: false,
-      tightSpans: false,
-      terraformTraversals: true,
-      arrowIsNotSeparator: false,
-    };
-    this.core = new ExprParser(this, dialect);
-  }
-
-  private messages(): ExprMessages {
-    const missing = (token: string, what: string) => (): Error => {
-      const found =
-        this.pos >= this.text.length ? 'end of string' : `"${this.text.slice(this.pos, this.pos + 12)}"`;
-      return this.error(`Missing ${what}`, `expected "${token}", found ${found}`);
-    };
-    const at = (summary: string, detail: string) => (): Error => this.error(summary, detail);
-    return {
-      missingFalse: missing(':', 'false expression in conditional'),
-      unbalancedParen: missing(')', 'closing parenthesis'),
-      missingExpression: at('Missing expression', 'expected an expression, found the end of the string'),
-      invalidExpression: () => this.error('Invalid expression', `unexpected "${this.peek()}"`),
-      heredoc: at(
-        'Unsupported heredoc',
-        'heredoc strings are not supported inside JSON configuration strings',
-      ),
-      providerFunction: (name, start) =>
-        this.error(
-          'Unsupported function',
-          `provider-defined functions ("${name}::...") are not supported`,
-          start,
-        ),
-      expandNotLast: at('Invalid function call', '"..." may only follow the last argument'),
-      missingArgSeparator: (name) =>
-        this.error('Missing argument separator', `expected "," or ")" in the call to ${name}`),
-      missingItemSeparator: at('Missing item separator', 'expected "," or "]" in a tuple'),
-      missingKeyValueSeparator: at('Missing key/value separator', 'expected "=" or ":" after the object key'),
-      forVariable: (second) =>
-        this.error(
-          'Invalid for expression',
-          second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
-        ),
-      forIn: at('Invalid for expression', 'expected "in"'),
-      forColon: missing(':', 'colon in for expression'),
-      forArrow: missing('=>', '"=>" in object for expression'),
-      forClose: (close) =>
-        missing(close, close === ']' ? 'closing "]" of for expression' : 'closing "}" of for expression')(),
-      indexClose: missing(']', 'closing bracket of the index'),
-      attributeName: at('Invalid attribute name', 'expected an attribute name after "."'),
-    };
+    this.core = new ExprParser(this, DIALECT);
   }
 
   protected unterminatedComment(): Error {
@@ -136,73 +188,12 @@ class Parser extends Cursor {
     this.skipInline();
   }
 
-  // ---- templates -------------------------------------------------------------------------------
-
   /**
-   * Reads template parts up to the end of the text (`top`) or up to the closing quote of a quoted
-   * string inside an expression (`quoted`, where backslash escapes apply), leaving pos on the quote.
+   * Reads template parts up to the end of the text or, for a quoted string inside an expression
+   * (where backslash escapes apply), up to its closing quote, leaving pos on the quote.
    */
-  templateParts(mode: 'top' | 'quoted'): TemplatePart[] {
-    const m = this.templateMessages();
-    const tokens = readTemplateTokens(this.core, m, this.pos, { quoted: mode === 'quoted' });
-    return nestTemplate(tokens, m);
-  }
-
-  private templateMessages(): TemplateMessages {
-    const t = this.text;
-    return {
-      unterminatedString: () => this.error('Unterminated template string', 'missing closing quote'),
-      newlineInString: () =>
-        this.error('Invalid multi-line string', 'quoted strings may not contain a newline; use "\\n"'),
-      escape: (r) =>
-        r.hexLength !== undefined
-          ? this.error(
-              'Invalid escape sequence',
-              `"\\${r.selector}" needs ${r.hexLength} hex digits`,
-              r.start,
-              this.pos + r.hexLength,
-            )
-          : this.error(
-              'Invalid escape sequence',
-              `"\\${r.selector}" is not a valid escape; use \\n, \\r, \\t, \\", \\\\, \\uNNNN or \\UNNNNNNNN`,
-              r.start,
-              this.pos,
-            ),
-      emptyInterpolation: (start) => this.error('Invalid interpolation', 'empty "${}"', start, this.pos + 1),
-      unclosedInterpolation: (start) =>
-        this.error(
-          'Invalid interpolation',
-          this.pos >= t.length
-            ? 'the "${" has no closing "}"'
-            : `expected "}" to close the interpolation, found "${t.slice(this.pos, this.pos + 12)}"`,
-          start,
-          this.pos + 1,
-        ),
-      directiveKeyword: (word, start) =>
-        this.error(
-          'Invalid template directive',
-          `"%{${word}" is not a directive; use if, else, endif, for or endfor (write "%%{" for a literal "%{")`,
-          start,
-          this.pos,
-        ),
-      directiveVariable: (second) =>
-        this.error(
-          'Invalid template directive',
-          second ? 'expected a value variable name after ","' : 'expected a variable name after "for"',
-        ),
-      forDirective: () => this.error('Invalid template directive', 'expected "in"'),
-      unclosedDirective: () =>
-        this.error('Invalid template directive', 'expected "}" to close the directive'),
-      unexpectedDirective: (tok) =>
-        new ExpressionError(
-          'Unexpected template directive',
-          `"%{${tok.dir.word}}" without a matching opening directive`,
-          spanOf(tok),
-        ),
-      unterminatedDirective: (opener) =>
-        new ExpressionError('Unterminated template directive', `missing %{end${opener}}`),
-      secondElse: (ifTok) =>
-        new ExpressionError('Unterminated template directive', 'missing %{endif}', spanOf(ifTok)),
-    };
+  templateParts(quoted: boolean): TemplatePart[] {
+    const tokens = readTemplateTokens(this.core, TEMPLATE_MESSAGES, this.pos, { quoted });
+    return nestTemplate(this, tokens, TEMPLATE_MESSAGES);
   }
 }

@@ -52,6 +52,7 @@ function parse(text: string, options: Partial<Dialect> = {}): Expr {
       const start = c.pos;
       c.pos++;
       const parts = nestTemplate(
+        c,
         readTemplateTokens(p, templateMessages, start, { quoted: kind === 'quoted' }),
         templateMessages,
       );

@@ -12,75 +12,78 @@ import { parseTemplate } from './template-parser';
 
 const INVALID_EXPR = 'Expected the start of an expression, but found an invalid expression token.';
 
-function messages(s: Source): ExprMessages {
-  const at = (summary: string, detail: string) => (): Error => s.error(summary, detail, s.pos);
-  const badFor = (detail: string) => at('Invalid "for" expression', detail);
-  return {
-    missingFalse: at(
-      'Missing false expression in conditional',
-      'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
+const at =
+  (summary: string, detail: string) =>
+  (s: Source): Error =>
+    s.error(summary, detail, s.pos);
+const badFor = (detail: string) => at('Invalid "for" expression', detail);
+
+const MESSAGES: ExprMessages<Source> = {
+  missingFalse: at(
+    'Missing false expression in conditional',
+    'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
+  ),
+  unbalancedParen: at(
+    'Unbalanced parentheses',
+    'Expected a closing parenthesis to terminate the expression.',
+  ),
+  invalidExpression: at('Invalid expression', INVALID_EXPR),
+  missingArgSeparator: at(
+    'Missing argument separator',
+    'A comma is required to separate each function argument from the next.',
+  ),
+  unterminatedTuple: (s, start) =>
+    s.error(
+      'Unterminated tuple constructor',
+      'There is no corresponding closing bracket before the end of the file.',
+      start,
     ),
-    unbalancedParen: at(
-      'Unbalanced parentheses',
-      'Expected a closing parenthesis to terminate the expression.',
+  unterminatedObject: (s, start) =>
+    s.error(
+      'Unterminated object constructor',
+      'There is no corresponding closing brace before the end of the file.',
+      start,
     ),
-    invalidExpression: at('Invalid expression', INVALID_EXPR),
-    missingArgSeparator: at(
-      'Missing argument separator',
-      'A comma is required to separate each function argument from the next.',
+  missingItemSeparator: at(
+    'Missing item separator',
+    'Expected a comma to mark the beginning of the next item.',
+  ),
+  missingKeyValueSeparator: at(
+    'Missing key/value separator',
+    'Expected an equals sign ("=") to mark the beginning of the attribute value.',
+  ),
+  forVariable: badFor('For expression requires a variable name after "for".'),
+  forIn: badFor('For expression requires the "in" keyword after its name declarations.'),
+  forColon: badFor('For expression requires a colon after the collection expression.'),
+  forArrow: badFor('Key expression in object "for" expression must be followed by an arrow ("=>").'),
+  forClose: (s, close) =>
+    s.error(
+      'Invalid "for" expression',
+      `Extra characters after the end of the "for" expression; expected "${close}".`,
+      s.pos,
     ),
-    unterminatedTuple: (start) =>
-      s.error(
-        'Unterminated tuple constructor',
-        'There is no corresponding closing bracket before the end of the file.',
-        start,
-      ),
-    unterminatedObject: (start) =>
-      s.error(
-        'Unterminated object constructor',
-        'There is no corresponding closing brace before the end of the file.',
-        start,
-      ),
-    missingItemSeparator: at(
-      'Missing item separator',
-      'Expected a comma to mark the beginning of the next item.',
-    ),
-    missingKeyValueSeparator: at(
-      'Missing key/value separator',
-      'Expected an equals sign ("=") to mark the beginning of the attribute value.',
-    ),
-    forVariable: badFor('For expression requires a variable name after "for".'),
-    forIn: badFor('For expression requires the "in" keyword after its name declarations.'),
-    forColon: badFor('For expression requires a colon after the collection expression.'),
-    forArrow: badFor('Key expression in object "for" expression must be followed by an arrow ("=>").'),
-    forClose: (close) =>
-      s.error(
-        'Invalid "for" expression',
-        `Extra characters after the end of the "for" expression; expected "${close}".`,
-        s.pos,
-      ),
-    indexClose: at(
-      'Missing close bracket on index',
-      'The index operator must end with a closing bracket ("]").',
-    ),
-    attributeName: at('Invalid attribute name', 'An attribute name is required after a dot.'),
-  };
-}
+  indexClose: at(
+    'Missing close bracket on index',
+    'The index operator must end with a closing bracket ("]").',
+  ),
+  attributeName: at('Invalid attribute name', 'An attribute name is required after a dot.'),
+};
+
+const DIALECT: Dialect<Source> = {
+  messages: MESSAGES,
+  template: (p, kind) => parseTemplate(p, kind),
+  heredocs: true,
+  tightSpans: true,
+  terraformTraversals: false,
+  arrowIsNotSeparator: true,
+};
 
 /** Reads jobspec expressions from a Source with the shared parser and gives them jobspec ranges. */
 export class ExprParser {
-  readonly core: HclExprParser;
+  readonly core: HclExprParser<Source>;
 
   constructor(readonly src: Source) {
-    const dialect: Dialect = {
-      messages: messages(src),
-      template: (p, kind) => parseTemplate(p, src, kind),
-      heredocs: true,
-      tightSpans: true,
-      terraformTraversals: false,
-      arrowIsNotSeparator: true,
-    };
-    this.core = new HclExprParser(src, dialect);
+    this.core = new HclExprParser(src, DIALECT);
   }
 
   parseExpr(): Expr {

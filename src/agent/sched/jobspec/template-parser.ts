@@ -15,89 +15,89 @@ import type { Source } from './source';
  * which the engine's dialect does not have. The shared template parser does the rest.
  */
 
-function messages(s: Source): TemplateMessages {
-  const unterminated = (start: number): Error =>
-    s.error('Unterminated template string', 'No closing marker was found for the string.', start, s.pos);
-  return {
-    unterminatedString: unterminated,
-    newlineInString: unterminated,
-    escape: (r) =>
-      s.error(
-        'Invalid escape sequence',
-        `The symbol "${r.selector}" is not a valid escape sequence selector.`,
-        r.start,
-        r.start + 2,
-      ),
-    unclosedInterpolation: () =>
-      s.error(
-        'Extra characters after interpolation expression',
-        'Expected a closing brace to end the interpolation expression, but found extra characters.',
-        s.pos,
-      ),
-    directiveKeyword: (_word, _start, wordStart) =>
-      s.error(
-        'Invalid template directive',
-        'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.',
-        wordStart,
-        Math.max(s.pos, wordStart + 1),
-      ),
-    forDirective: (start) =>
-      s.error(
-        'Invalid template directive',
-        'A "for" directive needs a variable name and the "in" keyword.',
-        start,
-        s.pos,
-      ),
-    unclosedDirective: () =>
-      s.error(
-        'Extra characters in template directive',
-        'Expected a closing brace to end the template directive.',
-        s.pos,
-      ),
-    unexpectedDirective: (t) =>
-      s.error(
-        'Unexpected template directive',
-        `The "${t.dir.word}" directive has no matching opening directive.`,
-        t.start,
-        t.end,
-      ),
-    secondElse: (_ifTok, elseTok) =>
-      s.error(
-        'Unexpected template directive',
-        `The "${elseTok.dir.word}" directive has no matching opening directive.`,
-        elseTok.start,
-        elseTok.end,
-      ),
-    unterminatedDirective: (opener) =>
-      s.error(
-        'Unterminated template directive',
-        `A "${opener}" directive has no closing "end${opener}".`,
-        s.pos,
-      ),
-  };
-}
+const unterminated = (s: Source, start: number): Error =>
+  s.error('Unterminated template string', 'No closing marker was found for the string.', start, s.pos);
 
-export function parseTemplate(p: ExprParser, s: Source, mode: 'quoted' | 'heredoc'): Expr {
+const MESSAGES: TemplateMessages<Source> = {
+  unterminatedString: unterminated,
+  newlineInString: unterminated,
+  escape: (s, r) =>
+    s.error(
+      'Invalid escape sequence',
+      `The symbol "${r.selector}" is not a valid escape sequence selector.`,
+      r.start,
+      r.start + 2,
+    ),
+  unclosedInterpolation: (s) =>
+    s.error(
+      'Extra characters after interpolation expression',
+      'Expected a closing brace to end the interpolation expression, but found extra characters.',
+      s.pos,
+    ),
+  directiveKeyword: (s, _word, _start, wordStart) =>
+    s.error(
+      'Invalid template directive',
+      'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.',
+      wordStart,
+      Math.max(s.pos, wordStart + 1),
+    ),
+  forDirective: (s, start) =>
+    s.error(
+      'Invalid template directive',
+      'A "for" directive needs a variable name and the "in" keyword.',
+      start,
+      s.pos,
+    ),
+  unclosedDirective: (s) =>
+    s.error(
+      'Extra characters in template directive',
+      'Expected a closing brace to end the template directive.',
+      s.pos,
+    ),
+  unexpectedDirective: (s, t) =>
+    s.error(
+      'Unexpected template directive',
+      `The "${t.dir.word}" directive has no matching opening directive.`,
+      t.start,
+      t.end,
+    ),
+  secondElse: (s, _ifTok, elseTok) =>
+    s.error(
+      'Unexpected template directive',
+      `The "${elseTok.dir.word}" directive has no matching opening directive.`,
+      elseTok.start,
+      elseTok.end,
+    ),
+  unterminatedDirective: (s, opener) =>
+    s.error(
+      'Unterminated template directive',
+      `A "${opener}" directive has no closing "end${opener}".`,
+      s.pos,
+    ),
+};
+
+export function parseTemplate(p: ExprParser<Source>, mode: 'quoted' | 'heredoc'): Expr {
+  const s = p.src;
   const start = s.pos;
-  const m = messages(s);
+  const m = MESSAGES;
   let tokens: TemplateToken<Expr, Directive>[];
   if (mode === 'quoted') {
     s.pos++;
     tokens = readTemplateTokens(p, m, start, { quoted: true });
     s.pos++; // closing quote
   } else {
-    tokens = readHeredoc(p, s, m, start);
+    tokens = readHeredoc(p, m, start);
   }
-  const parts = nestTemplate(tokens, m);
+  const parts = nestTemplate(s, tokens, m);
   return { type: 'template', parts, span: { start, end: s.pos } };
 }
 
 function readHeredoc(
-  p: ExprParser,
-  s: Source,
-  m: TemplateMessages,
+  p: ExprParser<Source>,
+  m: TemplateMessages<Source>,
   start: number,
 ): TemplateToken<Expr, Directive>[] {
+  const s = p.src;
   s.pos += 2;
   const flush = s.peek() === '-';
   if (flush) s.pos++;
