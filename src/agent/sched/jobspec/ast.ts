@@ -3,8 +3,10 @@ import type { Range } from './errors';
 import type { HclValue } from './values';
 
 /*
- * Syntax tree of the HCL native syntax subset that jobspecs use. Expressions keep their ranges so
- * evaluation errors point at the right place, and so an unknown reference such as
+ * Bodies, blocks and attributes of a jobspec, and the located view of its expressions: the shared
+ * parser (src/hcl) builds the expression tree with offsets, and expr-parser.ts maps it to these
+ * nodes with `file:line,col` ranges so evaluation errors point at the right place, and with the
+ * static steps after a name kept on its `scope` node so an unknown reference such as
  * `${attr.kernel.name}` can be kept as its literal source text (Nomad's runtime interpolation).
  */
 
