@@ -1,75 +1,11 @@
-/**
- * Syntax tree of Terraform expressions as they appear inside the strings of a JSON configuration
- * (`cdk.tf.json`): string templates with `${...}` interpolations and `%{...}` directives, and the
- * HCL native expression language inside them. JSON arrays/objects/numbers become tuple/object/literal
- * nodes, so a whole resource body is one tree the evaluator and the reference finder walk.
- *
- * Offsets (`start`/`end`) are positions in the source string the node came from, for error snippets.
- */
-
-export interface Span {
-  start: number;
-  end: number;
-}
-
-/** `.name` or `[key]` after a value. */
-export type Step = { kind: 'attr'; name: string; span: Span } | { kind: 'index'; key: Expr; span: Span };
-
-export type TemplatePart =
-  | { kind: 'literal'; text: string }
-  | { kind: 'interp'; expr: Expr }
-  | { kind: 'if'; cond: Expr; then: TemplatePart[]; else: TemplatePart[]; span: Span }
-  | { kind: 'for'; keyVar?: string; valVar: string; coll: Expr; body: TemplatePart[]; span: Span };
-
-export type BinaryOp = '||' | '&&' | '==' | '!=' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '%';
-
-export interface ObjectItem {
-  /** Identifier keys are literal strings, as in HCL; `(expr)` keys and JSON keys with `${` are evaluated. */
-  key: Expr;
-  value: Expr;
-}
-
-/**
- * A `dynamic "name" { for_each, iterator, content }` block inside a JSON body, as cdktf writes it under
- * the `dynamic` key: it expands into one `name` block per element of `for_each`.
- */
-export interface DynamicBlock {
-  blockType: string;
-  forEach: Expr;
-  /** Name the content uses for the current element (`each` in cdktf output, the block type by default). */
-  iterator: string;
-  content: Expr;
-}
-
-export type Expr =
-  | { type: 'literal'; value: string | number | boolean | null; span: Span }
-  /** A string with interpolations; one that is a single `${expr}` is parsed as `expr` itself (type kept). */
-  | { type: 'template'; parts: TemplatePart[]; span: Span }
-  /** A name and the static-or-dynamic steps after it: `var.x`, `sched_job.web[0].id`, `each.value`. */
-  | { type: 'scope'; name: string; steps: Step[]; span: Span }
-  /** Steps applied to the result of another expression: `jsondecode(x).a`, `(a)[0]`. */
-  | { type: 'relative'; source: Expr; steps: Step[]; span: Span }
-  /** `source[*].steps` (and legacy `source.*.steps`): the steps applied to each element. */
-  | { type: 'splat'; source: Expr; steps: Step[]; span: Span }
-  | { type: 'call'; name: string; args: Expr[]; expandFinal: boolean; span: Span }
-  | { type: 'tuple'; items: Expr[]; span: Span }
-  | { type: 'object'; items: ObjectItem[]; dynamic?: DynamicBlock[]; span: Span }
-  | { type: 'unary'; op: '-' | '!'; operand: Expr; span: Span }
-  | { type: 'binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
-  | { type: 'conditional'; cond: Expr; then: Expr; else: Expr; span: Span }
-  | ForExpr
-  | { type: 'paren'; expr: Expr; span: Span };
-
-export interface ForExpr {
-  type: 'for';
-  keyVar?: string;
-  valVar: string;
-  coll: Expr;
-  /** Present for `{ for ... : k => v }`; absent for `[ for ... : v ]`. */
-  keyExpr?: Expr;
-  valExpr: Expr;
-  cond?: Expr;
-  /** `...` after the value: values with the same key are grouped into lists. */
-  grouping: boolean;
-  span: Span;
-}
+/** The engine uses the shared HCL syntax tree (see src/hcl/ast.ts). */
+export type {
+  BinaryOp,
+  DynamicBlock,
+  Expr,
+  ForExpr,
+  ObjectItem,
+  Span,
+  Step,
+  TemplatePart,
+} from '../../hcl/ast';

@@ -4,6 +4,7 @@
  * whose input is unknown is itself unknown, while collections keep unknown elements in place (so a
  * handler sees exactly which attributes are unknown).
  */
+import { applyNumericOp } from '../../hcl/values';
 import { FunctionError, lookupFunction } from '../functions';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
@@ -586,28 +587,9 @@ class Evaluator {
       'Invalid operand',
       `Unsuitable value for right operand of ${op}`,
     );
-    switch (op) {
-      case '+':
-        return a + b;
-      case '-':
-        return a - b;
-      case '*':
-        return a * b;
-      case '/':
-        if (b === 0) throw err('Division by zero', 'The right operand of "/" is zero.', span);
-        return a / b;
-      case '%':
-        if (b === 0) throw err('Division by zero', 'The right operand of "%" is zero.', span);
-        return a % b;
-      case '<':
-        return a < b;
-      case '>':
-        return a > b;
-      case '<=':
-        return a <= b;
-      case '>=':
-        return a >= b;
-    }
+    if ((op === '/' || op === '%') && b === 0)
+      throw err('Division by zero', `The right operand of "${op}" is zero.`, span);
+    return applyNumericOp(op, a, b);
   }
 
   private object(

@@ -4,6 +4,7 @@
  * collapse onto these: lists, sets and tuples are arrays (sets sorted and de-duplicated), maps and
  * objects are plain objects — that is all a handler's JSON config can carry anyway.
  */
+import { compareText, sortedEntries as sortedPairs, typeName as jsonTypeName } from '../../hcl/values';
 import { isUnknown, UNKNOWN } from '../../provider/values';
 import { ExpressionError } from './errors';
 
@@ -17,19 +18,7 @@ export function isObjectValue(v: unknown): v is ValueObject {
 
 /** Type names as Terraform prints them in messages. */
 export function typeName(v: unknown): string {
-  if (isUnknown(v)) return 'unknown';
-  if (v === null || v === undefined) return 'null';
-  if (Array.isArray(v)) return 'tuple';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
+  return isUnknown(v) ? 'unknown' : jsonTypeName(v);
 }
 
 /** Whole numbers print without a fraction (and without exponent up to 2^53), others in shortest form. */
@@ -119,13 +108,12 @@ export function sameValue(a: unknown, b: unknown): boolean {
 export function toSetArray(items: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const it of items) if (!out.some((x) => sameValue(x, it))) out.push(it);
-  if (out.every((x) => typeof x === 'string'))
-    return (out as string[]).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (out.every((x) => typeof x === 'string')) return (out as string[]).sort(compareText);
   if (out.every((x) => typeof x === 'number')) return (out as number[]).sort((a, b) => a - b);
   return out;
 }
 
 /** Objects with keys in lexical order, as Terraform iterates maps and objects. */
 export function sortedEntries(o: ValueObject): [string, unknown][] {
-  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sortedPairs(Object.entries(o));
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { hashHex } from '../../hcl/functions';
 import { argStr } from './args';
 import { fixed, type FunctionTable } from './registry';
 
-const hex = (alg: string) => fixed(1, (a) => createHash(alg).update(argStr(a, 0), 'utf8').digest('hex'));
+const hex = (alg: string) => fixed(1, (a) => hashHex(alg, argStr(a, 0)));
 const b64 = (alg: string) => fixed(1, (a) => createHash(alg).update(argStr(a, 0), 'utf8').digest('base64'));
 
 /** Hashes of the UTF-8 bytes of a string; impure functions (uuid, timestamp, bcrypt) are deliberately absent. */

@@ -1,3 +1,4 @@
+import { base64Encode } from '../../hcl/functions';
 import { isObjectValue, sortedEntries } from '../expressions/values';
 import { argStr } from './args';
 import { fixed, FunctionError, type FunctionTable } from './registry';
@@ -58,7 +59,7 @@ function urlEncode(s: string): string {
 export const encodingFunctions: FunctionTable = {
   jsonencode: fixed(1, ([v]) => jsonEncode(v)),
   jsondecode: fixed(1, (a) => jsonDecode(argStr(a, 0))),
-  base64encode: fixed(1, (a) => Buffer.from(argStr(a, 0), 'utf8').toString('base64')),
+  base64encode: fixed(1, (a) => base64Encode(argStr(a, 0))),
   base64decode: fixed(1, (a) => base64Decode(argStr(a, 0))),
   urlencode: fixed(1, (a) => urlEncode(argStr(a, 0))),
 };

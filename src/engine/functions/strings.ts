@@ -1,10 +1,16 @@
+import {
+  codePoints as chars,
+  lower,
+  strrev,
+  trimCutset,
+  trimPrefix,
+  trimSuffix,
+  upper,
+} from '../../hcl/functions';
 import { argInt, argList, argStr } from './args';
 import { formatString } from './format';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 import { isUnknown, toStr, UNKNOWN } from '../expressions/values';
-
-/** Characters as Terraform counts them (code points; grapheme clusters only differ for combining marks). */
-const chars = (s: string): string[] => [...s];
 
 function substr(s: string, offset: number, length: number): string {
   const cs = chars(s);
@@ -45,40 +51,24 @@ function translateRegex(re: string): string {
   return re.replace(/\(\?P</g, '(?<');
 }
 
-function trimSet(s: string, cutset: string, left: boolean, right: boolean): string {
-  const set = new Set(chars(cutset));
-  const cs = chars(s);
-  let a = 0;
-  let b = cs.length;
-  if (left) while (a < b && set.has(cs[a]!)) a++;
-  if (right) while (b > a && set.has(cs[b - 1]!)) b--;
-  return cs.slice(a, b).join('');
-}
-
 function title(s: string): string {
   return s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
 }
 
 export const stringFunctions: FunctionTable = {
-  upper: fixed(1, (a) => argStr(a, 0).toUpperCase()),
-  lower: fixed(1, (a) => argStr(a, 0).toLowerCase()),
+  upper: fixed(1, (a) => upper(argStr(a, 0))),
+  lower: fixed(1, (a) => lower(argStr(a, 0))),
   title: fixed(1, (a) => title(argStr(a, 0))),
   trimspace: fixed(1, (a) => argStr(a, 0).replace(/^\s+|\s+$/gu, '')),
-  trim: fixed(2, (a) => trimSet(argStr(a, 0), argStr(a, 1), true, true)),
-  trimprefix: fixed(2, (a) => {
-    const [s, p] = [argStr(a, 0), argStr(a, 1)];
-    return s.startsWith(p) ? s.slice(p.length) : s;
-  }),
-  trimsuffix: fixed(2, (a) => {
-    const [s, p] = [argStr(a, 0), argStr(a, 1)];
-    return p && s.endsWith(p) ? s.slice(0, -p.length) : s;
-  }),
+  trim: fixed(2, (a) => trimCutset(argStr(a, 0), argStr(a, 1))),
+  trimprefix: fixed(2, (a) => trimPrefix(argStr(a, 0), argStr(a, 1))),
+  trimsuffix: fixed(2, (a) => trimSuffix(argStr(a, 0), argStr(a, 1))),
   chomp: fixed(1, (a) => argStr(a, 0).replace(/(\r\n|\n|\r)+$/, '')),
   indent: fixed(2, (a) => {
     const n = argInt(a, 0);
     return argStr(a, 1).replace(/\n/g, `\n${' '.repeat(Math.max(0, n))}`);
   }),
-  strrev: fixed(1, (a) => chars(argStr(a, 0)).reverse().join('')),
+  strrev: fixed(1, (a) => strrev(argStr(a, 0))),
   startswith: fixed(2, (a) => argStr(a, 0).startsWith(argStr(a, 1))),
   endswith: fixed(2, (a) => argStr(a, 0).endsWith(argStr(a, 1))),
   strcontains: fixed(2, (a) => argStr(a, 0).includes(argStr(a, 1))),

@@ -1,9 +1,12 @@
+import type { BinaryOp } from '../../../hcl/syntax';
 import type { Range } from './errors';
 import type { HclValue } from './values';
 
 /*
- * Syntax tree of the HCL native syntax subset that jobspecs use. Expressions keep their ranges so
- * evaluation errors point at the right place, and so an unknown reference such as
+ * Bodies, blocks and attributes of a jobspec, and the located view of its expressions: the shared
+ * parser (src/hcl) builds the expression tree with offsets, and expr-parser.ts maps it to these
+ * nodes with `file:line,col` ranges so evaluation errors point at the right place, and with the
+ * static steps after a name kept on its `scope` node so an unknown reference such as
  * `${attr.kernel.name}` can be kept as its literal source text (Nomad's runtime interpolation).
  */
 
@@ -37,7 +40,7 @@ export type TraverseStep =
 
 export type TemplatePart =
   | { kind: 'literal'; text: string }
-  | { kind: 'interp'; expr: Expr; stripLeft: boolean; stripRight: boolean }
+  | { kind: 'interp'; expr: Expr }
   | { kind: 'if'; cond: Expr; then: TemplatePart[]; else: TemplatePart[]; range: Range }
   | {
       kind: 'for';
@@ -82,4 +85,4 @@ export interface ObjectItem {
   value: Expr;
 }
 
-export type BinaryOp = '||' | '&&' | '==' | '!=' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '%';
+export type { BinaryOp };

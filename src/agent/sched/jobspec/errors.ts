@@ -1,9 +1,6 @@
-/** A position in the source text; line and column are 1-based, offset is 0-based. */
-export interface Pos {
-  line: number;
-  column: number;
-  offset: number;
-}
+import type { Pos } from '../../../hcl/cursor';
+
+export type { Pos };
 
 export interface Range {
   filename: string;

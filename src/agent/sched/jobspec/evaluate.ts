@@ -1,3 +1,4 @@
+import { applyNumericOp, sortedEntries } from '../../../hcl/values';
 import type { Expr, ForExpr, TemplatePart, TraverseStep } from './ast';
 import { ConvertError, toBool, toNum, toStr } from './convert';
 import { JobspecError, type Range } from './errors';
@@ -218,36 +219,14 @@ function evalBinary(e: Expr & { type: 'binary' }, ctx: EvalContext): HclValue {
   if (e.op === '!=') return !deepEqual(l, r);
   const a = convertOr(() => toNum(l), 'Invalid operand', e.left.range, 'Unsuitable value for left operand');
   const b = convertOr(() => toNum(r), 'Invalid operand', e.right.range, 'Unsuitable value for right operand');
-  switch (e.op) {
-    case '<':
-      return a < b;
-    case '>':
-      return a > b;
-    case '<=':
-      return a <= b;
-    case '>=':
-      return a >= b;
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      if (b === 0) fail('Operation failed', "Error during operation: can't divide by zero.", e.range);
-      return a / b;
-    case '%':
-      if (b === 0) fail('Operation failed', "Error during operation: can't divide by zero.", e.range);
-      return a % b;
-  }
+  if ((e.op === '/' || e.op === '%') && b === 0)
+    fail('Operation failed', "Error during operation: can't divide by zero.", e.range);
+  return applyNumericOp(e.op, a, b);
 }
 
 function iterate(coll: HclValue, range: Range): [HclValue, HclValue][] {
   if (Array.isArray(coll)) return coll.map((v, i) => [i, v]);
-  if (isObject(coll))
-    return Object.keys(coll)
-      .sort()
-      .map((k) => [k, coll[k] as HclValue]);
+  if (isObject(coll)) return sortedEntries(Object.entries(coll));
   if (coll === null)
     fail(
       'Iteration over null value',

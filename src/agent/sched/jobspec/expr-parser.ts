@@ -1,477 +1,226 @@
-import type { BinaryOp, Expr, ForExpr, ObjectItem, TraverseStep } from './ast';
-import type { Range } from './errors';
-import { isDigit, isIdStart, type Source } from './source';
+import type * as H from '../../../hcl/ast';
+import { ExprParser as HclExprParser, staticKey, type Dialect, type ExprMessages } from '../../../hcl/parser';
+import type { Expr, TemplatePart, TraverseStep } from './ast';
+import type { Source } from './source';
 import { parseTemplate } from './template-parser';
 
-const LEVELS: BinaryOp[][] = [
-  ['||'],
-  ['&&'],
-  ['==', '!='],
-  ['<=', '>=', '<', '>'],
-  ['+', '-'],
-  ['*', '/', '%'],
-];
+/*
+ * The jobspec dialect of the shared HCL expression parser: HCL's own diagnostics, heredocs, HCL's
+ * traversal rules, and a syntax tree whose nodes carry `file:line,col` ranges (and static traversal
+ * steps kept apart from computed indexes, which evaluation and Nomad's runtime interpolation use).
+ */
 
 const INVALID_EXPR = 'Expected the start of an expression, but found an invalid expression token.';
 
-/** Recursive-descent parser for HCL expressions, reading from a shared Source cursor. */
+const at =
+  (summary: string, detail: string) =>
+  (s: Source): Error =>
+    s.error(summary, detail, s.pos);
+const badFor = (detail: string) => at('Invalid "for" expression', detail);
+
+const MESSAGES: ExprMessages<Source> = {
+  missingFalse: at(
+    'Missing false expression in conditional',
+    'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
+  ),
+  unbalancedParen: at(
+    'Unbalanced parentheses',
+    'Expected a closing parenthesis to terminate the expression.',
+  ),
+  invalidExpression: at('Invalid expression', INVALID_EXPR),
+  missingArgSeparator: at(
+    'Missing argument separator',
+    'A comma is required to separate each function argument from the next.',
+  ),
+  unterminatedTuple: (s, start) =>
+    s.error(
+      'Unterminated tuple constructor',
+      'There is no corresponding closing bracket before the end of the file.',
+      start,
+    ),
+  unterminatedObject: (s, start) =>
+    s.error(
+      'Unterminated object constructor',
+      'There is no corresponding closing brace before the end of the file.',
+      start,
+    ),
+  missingItemSeparator: at(
+    'Missing item separator',
+    'Expected a comma to mark the beginning of the next item.',
+  ),
+  missingKeyValueSeparator: at(
+    'Missing key/value separator',
+    'Expected an equals sign ("=") to mark the beginning of the attribute value.',
+  ),
+  forVariable: badFor('For expression requires a variable name after "for".'),
+  forIn: badFor('For expression requires the "in" keyword after its name declarations.'),
+  forColon: badFor('For expression requires a colon after the collection expression.'),
+  forArrow: badFor('Key expression in object "for" expression must be followed by an arrow ("=>").'),
+  forClose: (s, close) =>
+    s.error(
+      'Invalid "for" expression',
+      `Extra characters after the end of the "for" expression; expected "${close}".`,
+      s.pos,
+    ),
+  indexClose: at(
+    'Missing close bracket on index',
+    'The index operator must end with a closing bracket ("]").',
+  ),
+  attributeName: at('Invalid attribute name', 'An attribute name is required after a dot.'),
+};
+
+const DIALECT: Dialect<Source> = {
+  messages: MESSAGES,
+  template: (p, kind) => parseTemplate(p, kind),
+  heredocs: true,
+  tightSpans: true,
+  terraformTraversals: false,
+  arrowIsNotSeparator: true,
+};
+
+/** Reads jobspec expressions from a Source with the shared parser and gives them jobspec ranges. */
 export class ExprParser {
-  constructor(readonly src: Source) {}
+  readonly core: HclExprParser<Source>;
 
-  private join(a: Range, b: Range): Range {
-    return { filename: a.filename, start: a.start, end: b.end };
-  }
-
-  private rangeFrom(start: number): Range {
-    return this.src.range(start, this.src.pos);
-  }
-
-  /** Runs `fn` with newlines insignificant, as inside brackets. */
-  inBrackets<T>(fn: () => T): T {
-    this.src.nlFree++;
-    try {
-      return fn();
-    } finally {
-      this.src.nlFree--;
-    }
+  constructor(readonly src: Source) {
+    this.core = new HclExprParser(src, DIALECT);
   }
 
   parseExpr(): Expr {
-    const s = this.src;
-    const cond = this.parseBinary(0);
-    s.skipInline();
-    if (s.peek() !== '?') return cond;
-    s.pos++;
-    s.skipInline();
-    const then = this.parseExpr();
-    s.skipInline();
-    s.expect(
-      ':',
-      'Missing false expression in conditional',
-      'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
-    );
-    s.skipInline();
-    const otherwise = this.parseExpr();
-    return {
-      type: 'conditional',
-      cond,
-      then,
-      else: otherwise,
-      range: this.join(cond.range, otherwise.range),
-    };
-  }
-
-  private matchOp(level: BinaryOp[]): BinaryOp | undefined {
-    const s = this.src;
-    for (const op of level) {
-      if (!s.startsWith(op)) continue;
-      const next = s.peek(op.length);
-      // `<<` starts a heredoc, `//` and `/*` start comments, `=>` belongs to for expressions.
-      if (op === '<' && next === '<') return undefined;
-      if (op === '/' && (next === '/' || next === '*')) return undefined;
-      return op;
-    }
-    return undefined;
-  }
-
-  private parseBinary(level: number): Expr {
-    if (level === LEVELS.length) return this.parseUnary();
-    let left = this.parseBinary(level + 1);
-    for (;;) {
-      this.src.skipInline();
-      const op = this.matchOp(LEVELS[level] as BinaryOp[]);
-      if (!op) return left;
-      this.src.pos += op.length;
-      this.src.skipInline();
-      const right = this.parseBinary(level + 1);
-      left = { type: 'binary', op, left, right, range: this.join(left.range, right.range) };
-    }
-  }
-
-  private parseUnary(): Expr {
-    const s = this.src;
-    s.skipInline();
-    const c = s.peek();
-    if ((c === '-' || c === '!') && !(c === '!' && s.peek(1) === '=')) {
-      const start = s.pos;
-      s.pos++;
-      const operand = this.parseUnary();
-      return { type: 'unary', op: c, operand, range: this.join(s.range(start), operand.range) };
-    }
-    return this.parsePostfix(this.parseTerm());
-  }
-
-  private parseTerm(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    const c = s.peek();
-    if (isDigit(c)) return this.parseNumber();
-    if (c === '"') return parseTemplate(this, 'quoted');
-    if (c === '<' && s.peek(1) === '<') return parseTemplate(this, 'heredoc');
-    if (c === '[') return this.parseTuple();
-    if (c === '{') return this.parseObject();
-    if (c === '(') {
-      s.pos++;
-      const expr = this.inBrackets(() => {
-        s.skipInline();
-        const e = this.parseExpr();
-        s.skipInline();
-        s.expect(
-          ')',
-          'Unbalanced parentheses',
-          'Expected a closing parenthesis to terminate the expression.',
-        );
-        return e;
-      });
-      return { type: 'paren', expr, range: this.rangeFrom(start) };
-    }
-    const name = s.readIdent();
-    if (!name) throw s.error('Invalid expression', INVALID_EXPR, start);
-    if (name === 'true' || name === 'false')
-      return { type: 'literal', value: name === 'true', range: this.rangeFrom(start) };
-    if (name === 'null') return { type: 'literal', value: null, range: this.rangeFrom(start) };
-    const nameRange = this.rangeFrom(start);
-    const save = s.pos;
-    s.skipInline();
-    if (s.peek() === '(') return this.parseCall(name, start, nameRange);
-    s.pos = save;
-    return { type: 'scope', root: name, steps: [], range: nameRange };
-  }
-
-  private parseNumber(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    const m = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(s.text.slice(start, start + 64));
-    const lit = m ? m[0] : '';
-    s.pos += lit.length;
-    return { type: 'literal', value: Number(lit), range: this.rangeFrom(start) };
-  }
-
-  private parseCall(name: string, start: number, nameRange: Range): Expr {
-    const s = this.src;
-    s.pos++; // (
-    const args: Expr[] = [];
-    let expandFinal = false;
-    this.inBrackets(() => {
-      for (;;) {
-        s.skipInline();
-        if (s.peek() === ')') break;
-        args.push(this.parseExpr());
-        s.skipInline();
-        if (s.startsWith('...')) {
-          s.pos += 3;
-          expandFinal = true;
-          s.skipInline();
-        }
-        if (s.peek() === ',') {
-          s.pos++;
-          continue;
-        }
-        if (s.peek() === ')') break;
-        throw s.error(
-          'Missing argument separator',
-          'A comma is required to separate each function argument from the next.',
-          s.pos,
-        );
-      }
-      s.pos++; // )
-    });
-    return { type: 'call', name, args, expandFinal, range: this.rangeFrom(start), nameRange };
-  }
-
-  private parseTuple(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    s.pos++;
-    return this.inBrackets(() => {
-      s.skipInline();
-      if (s.eatKeyword('for')) return this.parseFor(start, false);
-      const items: Expr[] = [];
-      for (;;) {
-        s.skipInline();
-        if (s.peek() === ']') break;
-        if (s.atEnd)
-          throw s.error(
-            'Unterminated tuple constructor',
-            'There is no corresponding closing bracket before the end of the file.',
-            start,
-          );
-        items.push(this.parseExpr());
-        s.skipInline();
-        if (s.peek() === ',') {
-          s.pos++;
-          continue;
-        }
-        if (s.peek() === ']') break;
-        throw s.error(
-          'Missing item separator',
-          'Expected a comma to mark the beginning of the next item.',
-          s.pos,
-        );
-      }
-      s.pos++;
-      return { type: 'tuple', items, range: this.rangeFrom(start) } satisfies Expr;
-    });
-  }
-
-  private parseObject(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    s.pos++;
-    return this.inBrackets(() => {
-      s.skipInline();
-      if (s.eatKeyword('for')) return this.parseFor(start, true);
-      const items: ObjectItem[] = [];
-      for (;;) {
-        s.skipInline();
-        if (s.peek() === '}') break;
-        if (s.atEnd)
-          throw s.error(
-            'Unterminated object constructor',
-            'There is no corresponding closing brace before the end of the file.',
-            start,
-          );
-        const key = this.parseObjectKey();
-        s.skipInline();
-        const c = s.peek();
-        if (!((c === '=' || c === ':') && s.peek(1) !== '=' && s.peek(1) !== '>')) {
-          throw s.error(
-            'Missing key/value separator',
-            'Expected an equals sign ("=") to mark the beginning of the attribute value.',
-            s.pos,
-          );
-        }
-        s.pos++;
-        s.skipInline();
-        items.push({ key, value: this.parseExpr() });
-        s.skipInline();
-        if (s.peek() === ',') s.pos++;
-      }
-      s.pos++;
-      return { type: 'object', items, range: this.rangeFrom(start) } satisfies Expr;
-    });
-  }
-
-  /** A bare identifier key is a literal string; anything else is an expression. */
-  private parseObjectKey(): Expr {
-    const s = this.src;
-    const start = s.pos;
-    const name = s.readIdent();
-    if (name) {
-      const save = s.pos;
-      s.skipInline();
-      const c = s.peek();
-      if ((c === '=' || c === ':') && s.peek(1) !== '=') {
-        s.pos = save;
-        return { type: 'literal', value: name, range: this.rangeFrom(start) };
-      }
-      s.pos = start;
-    }
-    return this.parseExpr();
-  }
-
-  private parseFor(start: number, isObject: boolean): ForExpr {
-    const s = this.src;
-    const close = isObject ? '}' : ']';
-    s.skipInline();
-    const readVar = (): string => {
-      const v = s.readIdent();
-      if (!v)
-        throw s.error(
-          'Invalid "for" expression',
-          'For expression requires a variable name after "for".',
-          s.pos,
-        );
-      return v;
-    };
-    let valVar = readVar();
-    let keyVar: string | undefined;
-    s.skipInline();
-    if (s.peek() === ',') {
-      s.pos++;
-      s.skipInline();
-      keyVar = valVar;
-      valVar = readVar();
-      s.skipInline();
-    }
-    if (!s.eatKeyword('in'))
-      throw s.error(
-        'Invalid "for" expression',
-        'For expression requires the "in" keyword after its name declarations.',
-        s.pos,
-      );
-    s.skipInline();
-    const coll = this.parseExpr();
-    s.skipInline();
-    s.expect(
-      ':',
-      'Invalid "for" expression',
-      'For expression requires a colon after the collection expression.',
-    );
-    s.skipInline();
-    let keyExpr: Expr | undefined;
-    let valExpr = this.parseExpr();
-    s.skipInline();
-    let grouping = false;
-    if (isObject) {
-      if (!s.startsWith('=>'))
-        throw s.error(
-          'Invalid "for" expression',
-          'Key expression in object "for" expression must be followed by an arrow ("=>").',
-          s.pos,
-        );
-      s.pos += 2;
-      s.skipInline();
-      keyExpr = valExpr;
-      valExpr = this.parseExpr();
-      s.skipInline();
-      if (s.startsWith('...')) {
-        grouping = true;
-        s.pos += 3;
-        s.skipInline();
-      }
-    }
-    let cond: Expr | undefined;
-    if (s.eatKeyword('if')) {
-      s.skipInline();
-      cond = this.parseExpr();
-      s.skipInline();
-    }
-    s.expect(
-      close,
-      'Invalid "for" expression',
-      `Extra characters after the end of the "for" expression; expected "${close}".`,
-    );
-    return {
-      type: 'for',
-      keyVar,
-      valVar,
-      coll,
-      keyExpr,
-      valExpr,
-      cond,
-      grouping,
-      range: this.rangeFrom(start),
-    };
-  }
-
-  /** Attribute access, indexing and splats, merged into a static traversal where possible. */
-  private parsePostfix(base: Expr): Expr {
-    const s = this.src;
-    let expr = base;
-    for (;;) {
-      const start = s.pos;
-      // `...` expands a function argument or groups for-expression results.
-      if (s.startsWith('...')) return expr;
-      if (s.peek() === '.' && s.peek(1) === '*') {
-        s.pos += 2;
-        expr = {
-          type: 'splat',
-          target: expr,
-          steps: this.parseSplatSteps(),
-          range: this.rangeFrom(expr.range.start.offset),
-        };
-        continue;
-      }
-      if (s.startsWith('[*]')) {
-        s.pos += 3;
-        expr = {
-          type: 'splat',
-          target: expr,
-          steps: this.parseSplatSteps(),
-          range: this.rangeFrom(expr.range.start.offset),
-        };
-        continue;
-      }
-      let step: TraverseStep | undefined;
-      let dynamicKey: Expr | undefined;
-      if (s.peek() === '.') {
-        s.pos++;
-        step = this.parseDotStep(start);
-      } else if (s.peek() === '[') {
-        s.pos++;
-        const key = this.inBrackets(() => {
-          s.skipInline();
-          const k = this.parseExpr();
-          s.skipInline();
-          s.expect(
-            ']',
-            'Missing close bracket on index',
-            'The index operator must end with a closing bracket ("]").',
-          );
-          return k;
-        });
-        const literal = staticKey(key);
-        if (literal !== undefined) step = { kind: 'index', key: literal, range: this.rangeFrom(start) };
-        else dynamicKey = key;
-      } else {
-        return expr;
-      }
-      const range = this.join(expr.range, this.rangeFrom(start));
-      if (step && expr.type === 'scope') {
-        expr = { ...expr, steps: [...expr.steps, step], range };
-      } else if (step && step.kind === 'attr') {
-        expr = { type: 'getattr', target: expr, name: step.name, range };
-      } else if (step && step.kind === 'index') {
-        expr = {
-          type: 'index',
-          target: expr,
-          key: { type: 'literal', value: step.key, range: step.range },
-          range,
-        };
-      } else if (dynamicKey) {
-        expr = { type: 'index', target: expr, key: dynamicKey, range };
-      }
-    }
-  }
-
-  private parseDotStep(start: number): TraverseStep {
-    const s = this.src;
-    if (isDigit(s.peek())) {
-      const m = /^[0-9]+/.exec(s.text.slice(s.pos)) as RegExpExecArray;
-      s.pos += m[0].length;
-      return { kind: 'index', key: Number(m[0]), range: this.rangeFrom(start) };
-    }
-    const name = s.readIdent();
-    if (!name) throw s.error('Invalid attribute name', 'An attribute name is required after a dot.', s.pos);
-    return { kind: 'attr', name, range: this.rangeFrom(start) };
-  }
-
-  private parseSplatSteps(): TraverseStep[] {
-    const s = this.src;
-    const steps: TraverseStep[] = [];
-    for (;;) {
-      const start = s.pos;
-      if (s.peek() === '.' && isIdStart(s.peek(1))) {
-        s.pos++;
-        steps.push(this.parseDotStep(start));
-      } else if (s.peek() === '[' && s.peek(1) !== '*') {
-        const save = s.pos;
-        s.pos++;
-        const key = this.inBrackets(() => {
-          s.skipInline();
-          const k = this.parseExpr();
-          s.skipInline();
-          return k;
-        });
-        const literal = staticKey(key);
-        if (literal === undefined || s.peek() !== ']') {
-          s.pos = save;
-          return steps;
-        }
-        s.pos++;
-        steps.push({ kind: 'index', key: literal, range: this.rangeFrom(start) });
-      } else {
-        return steps;
-      }
-    }
+    return located(this.core.parseExpr(), this.src);
   }
 }
 
-/** The value of a literal index key (`[0]`, `["a"]`), or undefined if it must be evaluated. */
-function staticKey(e: Expr): string | number | undefined {
-  if (e.type === 'literal' && (typeof e.value === 'number' || typeof e.value === 'string')) return e.value;
-  if (e.type === 'template' && e.parts.length === 1 && e.parts[0]?.kind === 'literal') return e.parts[0].text;
-  if (e.type === 'template' && e.parts.length === 0) return '';
-  return undefined;
+/** The jobspec tree of a shared syntax tree: ranges instead of offsets, static steps merged. */
+export function located(e: H.Expr, s: Source): Expr {
+  const range = (sp: H.Span) => s.range(sp.start, sp.end);
+  const loc = (x: H.Expr): Expr => located(x, s);
+  switch (e.type) {
+    case 'literal':
+      return { type: 'literal', value: e.value, range: range(e.span) };
+    case 'template':
+      return { type: 'template', parts: e.parts.map((p) => locatedPart(p, s)), range: range(e.span) };
+    case 'scope': {
+      const root: Expr = {
+        type: 'scope',
+        root: e.name,
+        steps: [],
+        range: s.range(e.span.start, e.span.start + e.name.length),
+      };
+      return traversal(root, e.span.start, e.steps, s);
+    }
+    case 'relative':
+      return traversal(loc(e.source), e.span.start, e.steps, s);
+    case 'splat':
+      return {
+        type: 'splat',
+        target: loc(e.source),
+        steps: e.steps.map((st) => staticStep(st, s)!),
+        range: range(e.span),
+      };
+    case 'call':
+      return {
+        type: 'call',
+        name: e.name,
+        args: e.args.map(loc),
+        expandFinal: e.expandFinal,
+        range: range(e.span),
+        nameRange: s.range(e.span.start, e.span.start + e.name.length),
+      };
+    case 'tuple':
+      return { type: 'tuple', items: e.items.map(loc), range: range(e.span) };
+    case 'object':
+      return {
+        type: 'object',
+        items: e.items.map((it) => ({ key: loc(it.key), value: loc(it.value) })),
+        range: range(e.span),
+      };
+    case 'unary':
+      return { type: 'unary', op: e.op, operand: loc(e.operand), range: range(e.span) };
+    case 'binary':
+      return { type: 'binary', op: e.op, left: loc(e.left), right: loc(e.right), range: range(e.span) };
+    case 'conditional':
+      return {
+        type: 'conditional',
+        cond: loc(e.cond),
+        then: loc(e.then),
+        else: loc(e.else),
+        range: range(e.span),
+      };
+    case 'paren':
+      return { type: 'paren', expr: loc(e.expr), range: range(e.span) };
+    case 'for':
+      return {
+        type: 'for',
+        keyVar: e.keyVar,
+        valVar: e.valVar,
+        coll: loc(e.coll),
+        keyExpr: e.keyExpr && loc(e.keyExpr),
+        valExpr: loc(e.valExpr),
+        cond: e.cond && loc(e.cond),
+        grouping: e.grouping,
+        range: range(e.span),
+      };
+  }
+}
+
+function locatedPart(p: H.TemplatePart, s: Source): TemplatePart {
+  switch (p.kind) {
+    case 'literal':
+      return p;
+    case 'interp':
+      return { kind: 'interp', expr: located(p.expr, s) };
+    case 'if':
+      return {
+        kind: 'if',
+        cond: located(p.cond, s),
+        then: p.then.map((x) => locatedPart(x, s)),
+        else: p.else.map((x) => locatedPart(x, s)),
+        range: s.range(p.span.start, p.span.end),
+      };
+    case 'for':
+      return {
+        kind: 'for',
+        keyVar: p.keyVar,
+        valVar: p.valVar,
+        coll: located(p.coll, s),
+        body: p.body.map((x) => locatedPart(x, s)),
+        range: s.range(p.span.start, p.span.end),
+      };
+  }
+}
+
+/** A step with a name or a literal key, or undefined for a computed index. */
+function staticStep(st: H.Step, s: Source): TraverseStep | undefined {
+  const range = s.range(st.span.start, st.span.end);
+  if (st.kind === 'attr') return { kind: 'attr', name: st.name, range };
+  const key = staticKey(st.key);
+  return key === undefined ? undefined : { kind: 'index', key, range };
+}
+
+/**
+ * Static steps right after a name stay in its `scope` node (evaluation resolves `var.x.y` and keeps
+ * unknown names as text); the others become `getattr`/`index` nodes around what came before.
+ */
+function traversal(base: Expr, start: number, steps: H.Step[], s: Source): Expr {
+  let cur = base;
+  for (const st of steps) {
+    const range = s.range(start, st.span.end);
+    const step = staticStep(st, s);
+    if (step && cur.type === 'scope') {
+      cur = { ...cur, steps: [...cur.steps, step], range };
+    } else if (step?.kind === 'attr') {
+      cur = { type: 'getattr', target: cur, name: step.name, range };
+    } else if (step?.kind === 'index') {
+      cur = {
+        type: 'index',
+        target: cur,
+        key: { type: 'literal', value: step.key, range: step.range },
+        range,
+      };
+    } else if (st.kind === 'index') {
+      cur = { type: 'index', target: cur, key: located(st.key, s), range };
+    }
+  }
+  return cur;
 }

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import * as shared from '../../../hcl/functions';
 import { ConvertError, toBool, toList, toMap, toNum, toStr } from './convert';
 import { deepEqual, formatNumber, isObject, sortedObject, type HclObject, type HclValue } from './values';
 
@@ -168,24 +169,24 @@ const FUNCTIONS: Record<string, Fn> = {
       throw new FunctionError(`cannot parse "${s}" as a base ${base} integer`);
     return n;
   },
-  upper: str('upper', (s) => s.toUpperCase()),
-  lower: str('lower', (s) => s.toLowerCase()),
+  upper: str('upper', shared.upper),
+  lower: str('lower', shared.lower),
   title: str('title', (s) => s.replace(/(^|\s)(\S)/g, (_m, sp: string, c: string) => sp + c.toUpperCase())),
   chomp: str('chomp', (s) => s.replace(/(\r?\n)+$/, '')),
   trimspace: str('trimspace', (s) => s.trim()),
-  strrev: str('strrev', (s) => [...s].reverse().join('')),
+  strrev: str('strrev', shared.strrev),
   strlen: str('strlen', (s) => [...s].length),
-  base64encode: str('base64encode', (s) => Buffer.from(s, 'utf8').toString('base64')),
+  base64encode: str('base64encode', shared.base64Encode),
   base64decode: str('base64decode', (s) => {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0)
       throw new FunctionError('failed to decode base64 data');
     return Buffer.from(s, 'base64').toString('utf8');
   }),
   urlencode: str('urlencode', (s) => encodeURIComponent(s).replace(/%20/g, '+')),
-  md5: str('md5', (s) => createHash('md5').update(s).digest('hex')),
-  sha1: str('sha1', (s) => createHash('sha1').update(s).digest('hex')),
-  sha256: str('sha256', (s) => createHash('sha256').update(s).digest('hex')),
-  sha512: str('sha512', (s) => createHash('sha512').update(s).digest('hex')),
+  md5: str('md5', (s) => shared.hashHex('md5', s)),
+  sha1: str('sha1', (s) => shared.hashHex('sha1', s)),
+  sha256: str('sha256', (s) => shared.hashHex('sha256', s)),
+  sha512: str('sha512', (s) => shared.hashHex('sha512', s)),
   uuidv4: (a) => {
     arity('uuidv4', a, 0);
     return randomUUID();
@@ -263,23 +264,18 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   trim: (a) => {
     arity('trim', a, 2);
-    const cut = new Set([...toStr(a[1] as HclValue)]);
-    const chars = [...toStr(a[0] as HclValue)];
-    let i = 0;
-    let j = chars.length;
-    while (i < j && cut.has(chars[i] as string)) i++;
-    while (j > i && cut.has(chars[j - 1] as string)) j--;
-    return chars.slice(i, j).join('');
+    const cutset = toStr(a[1] as HclValue);
+    return shared.trimCutset(toStr(a[0] as HclValue), cutset);
   },
   trimprefix: (a) => {
     arity('trimprefix', a, 2);
     const [s, p] = a.map(toStr) as [string, string];
-    return s.startsWith(p) ? s.slice(p.length) : s;
+    return shared.trimPrefix(s, p);
   },
   trimsuffix: (a) => {
     arity('trimsuffix', a, 2);
     const [s, p] = a.map(toStr) as [string, string];
-    return p && s.endsWith(p) ? s.slice(0, -p.length) : s;
+    return shared.trimSuffix(s, p);
   },
   concat: (a) => a.flatMap((l) => toList(l)),
   contains: (a) => {

@@ -1,3 +1,7 @@
+import { sortedEntries, typeName } from '../../../hcl/values';
+
+export { typeName };
+
 /**
  * Values produced by evaluating HCL expressions. HCL's richer type system (list vs tuple vs set,
  * map vs object) collapses to JSON shapes here because that is all a JSON job can carry.
@@ -9,22 +13,6 @@ export interface HclObject {
 
 export function isObject(v: HclValue | undefined): v is HclObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Type names as cty prints them, for error messages. */
-export function typeName(v: HclValue): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'tuple';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
 }
 
 /** cty renders whole numbers without a fraction and others in shortest form. */
@@ -51,6 +39,6 @@ export function deepEqual(a: HclValue, b: HclValue): boolean {
 /** Objects with keys in sorted order, as Go's JSON encoder writes maps. */
 export function sortedObject(entries: Iterable<[string, HclValue]>): HclObject {
   const out: HclObject = {};
-  for (const [k, v] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[k] = v;
+  for (const [k, v] of sortedEntries(entries)) out[k] = v;
   return out;
 }
