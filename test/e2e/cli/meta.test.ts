@@ -227,9 +227,8 @@ test('values known only after apply (a job version, an allocation) resolve durin
   expect(applied.code).toBe(0);
   // Only the job whose configuration was unknown is planned again at apply; the other one's plan stands.
   const plansAtApply = (id: string): number =>
-    p.agent.agent.requests
-      .slice(served)
-      .filter((r) => r.method === 'POST' && r.path === `/v1/job/${id}/plan`).length;
+    p.agent.agent.requests.slice(served).filter((r) => r.method === 'POST' && r.path === `/v1/job/${id}/plan`)
+      .length;
   expect([plansAtApply('first'), plansAtApply('second')]).toEqual([0, 1]);
   const { value: first } = await p.agent.sched.jobs.read('first', { namespace: 'default' });
   const { value: second } = await p.agent.sched.jobs.read('second', { namespace: 'default' });
