@@ -4,6 +4,7 @@
  * `const agent = await startDevAgent({ port: 0, registryPort: 0 })`.
  */
 import type { Server } from 'node:http';
+import { createSecureContext } from 'node:tls';
 import { readPem } from '../api/pem';
 import { formatIssuePath } from '../api/transport';
 import { Clock } from './clock';
@@ -70,6 +71,14 @@ function readAgentTls(t: ResolvedDevAgentOptions['tls']): AgentTlsPems | undefin
   const cert = read('cert', t.cert);
   const key = read('key', t.key);
   const ca = t.ca === undefined ? undefined : read('ca', t.ca);
+  try {
+    createSecureContext({ cert, key, ...(ca ? { ca } : {}) });
+  } catch (err) {
+    // OpenSSL's reason names the PEM problem, never the key's contents.
+    throw new DevAgentOptionsError(
+      `dev agent option tls: the certificate, key and CA are not usable together (${(err as Error).message})`,
+    );
+  }
   return {
     server: { cert, key, ...(t.verifyIncoming && ca ? { clientCa: ca } : {}) },
     // A self-signed certificate is its own CA.
@@ -79,6 +88,8 @@ function readAgentTls(t: ResolvedDevAgentOptions['tls']): AgentTlsPems | undefin
 
 export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAgent> {
   const options = resolveOptions(input);
+  // Before anything is opened: an unreadable certificate must not leave the data dir locked.
+  const tls = readAgentTls(options.tls);
   const log = options.log ?? (() => undefined);
   const store = Store.open({ dataDir: options.dataDir, onError: (e) => log(`store: ${String(e)}`) });
   const clock = new Clock(options.timeScale);
@@ -89,7 +100,6 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     : undefined;
   let schedulerUrl = '';
   let registryUrl = '';
-  const tls = readAgentTls(options.tls);
   const scheduler = createSchedulerService({
     store,
     clock,

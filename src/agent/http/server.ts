@@ -32,7 +32,7 @@ export interface ServiceServerOptions {
   log?: (line: string) => void;
   /** Takes over `Upgrade` requests (WebSockets); without it Node answers them as it does by default. */
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Serve HTTPS with these PEM texts; with `ca`, clients must present a certificate it signed. */
+  /** Serve HTTPS with these PEM texts; with `clientCa`, clients must present a certificate it signed. */
   tls?: ServerTls;
 }
 

@@ -202,4 +202,17 @@ describe('dev agent TLS options', () => {
     expect((keyErr as Error).message).toMatch(/^dev agent option tls\.key: cannot read the file given/);
     expect((keyErr as Error).message).not.toContain('not-a-pem-and-not-a-file');
   });
+
+  test('a key that does not belong to the certificate is refused before anything listens', async () => {
+    const err = await startDevAgent({
+      port: 0,
+      registry: false,
+      tls: { cert: server.certPem, key: other.keyPem },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DevAgentOptionsError);
+    expect((err as Error).message).toMatch(
+      /^dev agent option tls: the certificate, key and CA are not usable together/,
+    );
+    expect((err as Error).message).not.toContain('PRIVATE KEY');
+  });
 });
