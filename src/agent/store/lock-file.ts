@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../../common/process';
 
 export const LOCK_FILE = 'LOCK';
 
@@ -23,7 +24,7 @@ export function acquireLock(dir: string): () => void {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const holder = readHolder(file);
-      if (holder !== undefined && isAlive(holder)) {
+      if (holder !== undefined && processAlive(holder)) {
         const who =
           holder === process.pid ? `this process (pid ${holder}) already has it open` : `pid ${holder}`;
         throw new Error(
@@ -53,14 +54,4 @@ function readHolder(file: string): number | undefined {
   }
   const pid = Number.parseInt(text.trim(), 10);
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -11,6 +11,7 @@ import { link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { processAlive } from '../../common/process';
 
 export const LockInfoSchema = z.looseObject({
   ID: z.string(),
@@ -120,16 +121,6 @@ export async function readLock(statePath: string): Promise<LockInfo | null | und
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
