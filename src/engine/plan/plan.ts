@@ -297,11 +297,15 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       key: InstanceKey,
       address: string,
       change: PlannedChange,
-      orphan: boolean,
-      byTrigger = false,
-      stateOnly?: InstancePlan['stateOnly'],
-      configKnown?: boolean,
+      how: {
+        orphan: boolean;
+        /** Replaced because replace_triggered_by fired. */
+        byTrigger?: boolean;
+        stateOnly?: InstancePlan['stateOnly'];
+        configKnown?: boolean;
+      },
     ): void => {
+      const { orphan, byTrigger = false, stateOnly, configKnown } = how;
       // Without configuration, what it depended on is what the state recorded (destroy order).
       const deps = removed ? (state.get(address)?.dependencies ?? []) : dependencies;
       const ip: InstancePlan = {
@@ -383,15 +387,12 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           }
           const adopted = prior !== null && pendingCreate(address);
           if (adopted) adoptionNote(inst.key, address);
-          record(
-            inst.key,
-            address,
-            change,
-            false,
+          record(inst.key, address, change, {
+            orphan: false,
             byTrigger,
-            adopted ? 'record' : undefined,
-            !containsUnknown(cfg),
-          );
+            ...(adopted ? { stateOnly: 'record' as const } : {}),
+            configKnown: !containsUnknown(cfg),
+          });
           book.set(
             r.address,
             inst.key,
@@ -413,12 +414,12 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         if (!prior) {
           // Already gone: nothing to delete; the apply drops it from the state.
           const change: PlannedChange = { action: 'noop', prior: null, planned: null, diagnostics: [] };
-          record(key, e.address, change, true, false, 'forget');
+          record(key, e.address, change, { orphan: true, stateOnly: 'forget' });
           return;
         }
         const change = await handler.plan({ prior, config: null });
         if (pendingCreate(e.address)) adoptionNote(key, e.address);
-        record(key, e.address, change, true);
+        record(key, e.address, change, { orphan: true });
       }),
     );
   };
