@@ -1,0 +1,130 @@
+/**
+ * What every apply step shares: the options, the result being filled in, the values of what exists
+ * (state, then what applies) and writing instances to the state.
+ */
+import {
+  createStackScope,
+  expandResource,
+  type InstanceKey,
+  type ResourceConfig,
+  type StackConfig,
+} from '../config';
+import type { EvalScope } from '../expressions/evaluate';
+import type { State } from '../../provider/resource';
+import { UNKNOWN } from '../../provider/values';
+import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
+import type { InstancePlan } from '../plan/types';
+import { ValueBook } from '../plan/values';
+import type { ApplyOptions, ApplyResult } from './apply';
+
+export interface ApplyContext {
+  readonly opts: ApplyOptions;
+  readonly config: StackConfig;
+  readonly result: ApplyResult;
+  /** What every resource is worth: its state or planned value, then what applying it returned. */
+  readonly book: ValueBook;
+  /** Replaces whose destroy half is done and whose create half is not (yet). */
+  readonly halfReplaced: Set<string>;
+  /** An expression scope over the plan's variables and the values known now. */
+  scope(): EvalScope;
+}
+
+export function emptyResult(): ApplyResult {
+  return {
+    created: [],
+    updated: [],
+    replaced: [],
+    destroyed: [],
+    failed: [],
+    skipped: [],
+    interrupted: false,
+    outputs: {},
+  };
+}
+
+export function createApplyContext(opts: ApplyOptions): ApplyContext {
+  const { plan, config } = opts;
+  const book = new ValueBook();
+  const scope = (): EvalScope =>
+    createStackScope({
+      config,
+      variables: plan.variables,
+      resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
+    });
+  const ctx: ApplyContext = { opts, config, result: emptyResult(), book, halfReplaced: new Set(), scope };
+  seedValues(ctx);
+  return ctx;
+}
+
+/** What every resource is worth before anything applies: its state (or the plan's view of it). */
+function seedValues(ctx: ApplyContext): void {
+  const { book, config } = ctx;
+  const { plan, state } = ctx.opts;
+  const declare = (r: ResourceConfig): void => {
+    try {
+      book.declare(r.address, expandResource(r, ctx.scope()).mode);
+    } catch {
+      book.declare(r.address, 'single');
+    }
+  };
+  for (const r of config.resources.values()) declare(r);
+  for (const r of config.dataSources.values()) declare(r);
+  for (const e of state.entries()) {
+    const ra = `${e.addr.mode === 'data' ? 'data.' : ''}${e.addr.type}.${e.addr.name}`;
+    book.set(ra, e.addr.key as InstanceKey, e.object.attributes);
+  }
+  for (const dp of plan.data) book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN);
+  for (const ip of plan.instances) {
+    if (ip.change.action !== 'noop' && ip.change.action !== 'delete')
+      book.set(ip.resourceAddress, ip.key, ip.change.planned ?? UNKNOWN);
+  }
+}
+
+export function blockOf(
+  config: StackConfig,
+  resourceAddress: string,
+  mode: 'managed' | 'data',
+): ResourceConfig | undefined {
+  return mode === 'managed' ? config.resources.get(resourceAddress) : config.dataSources.get(resourceAddress);
+}
+
+/** The state object an applied instance leaves. */
+export function objectOf(ip: InstancePlan, next: State): InstanceObject {
+  return {
+    schemaVersion: ip.schemaVersion,
+    attributes: next,
+    sensitiveAttributes: ip.sensitive
+      .filter((k) => next[k] !== undefined && next[k] !== null)
+      .map((k) => [k]),
+    // No private data: the plan's (the job it planned, its check-and-set index) was for this apply
+    // only, and the handlers' apply returns none to keep, as the Terraform plugin also records.
+    dependencies: ip.dependencies,
+    ...(ip.createBeforeDestroy ? { createBeforeDestroy: true } : {}),
+  };
+}
+
+/** The state's provider field for an instance or data read: `provider["registry/.../sched"].west`. */
+export function providerOf(p: { provider: string; providerName: string }): { provider: string } {
+  return {
+    provider: providerConfigAddress(
+      p.providerName,
+      p.provider.includes('.') ? p.provider.split('.')[1] : undefined,
+    ),
+  };
+}
+
+function record(ip: InstancePlan, next: State | null) {
+  return (s: StateFile): void => {
+    if (next === null) s.remove(ip.address);
+    else s.set(ip.address, objectOf(ip, next), providerOf(ip));
+  };
+}
+
+export function persist(ctx: ApplyContext, ip: InstancePlan, next: State | null): Promise<void> {
+  return ctx.opts.writer.update(record(ip, next));
+}
+
+/** For a resource that finished: in the state now, on disk shortly (see StateWriter.updateSoon). */
+export function persistSoon(ctx: ApplyContext, ip: InstancePlan, next: State | null): void {
+  ctx.opts.writer.updateSoon(record(ip, next));
+}

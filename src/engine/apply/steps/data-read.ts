@@ -1,0 +1,40 @@
+/**
+ * Data sources at apply time: a read deferred at plan time happens now (after what it depends on),
+ * and the reads made at plan time are recorded in the state as they were.
+ */
+import { evaluateResourceConfig, expandResource, instancesOf } from '../../config';
+import type { DataPlan } from '../../plan/types';
+import type { StateFile } from '../../state';
+import type { ApplyContext } from '../context';
+import { blockOf, providerOf } from '../context';
+
+export async function applyDeferredDataRead(ctx: ApplyContext, dp: DataPlan): Promise<void> {
+  const block = blockOf(ctx.config, dp.resourceAddress, 'data');
+  if (!block) return;
+  const s = ctx.scope();
+  const inst = instancesOf(expandResource(block, s)).find((i) => i.key === dp.key);
+  const cfg = evaluateResourceConfig(block, s, inst);
+  const value = await ctx.opts.providers.dataSource(dp.provider, dp.type).read(cfg);
+  ctx.book.set(dp.resourceAddress, dp.key, value);
+  await ctx.opts.writer.update((st) => setData(st, dp, value));
+}
+
+/** Data sources that are not deferred are recorded as read at plan time. */
+export async function recordPlanTimeDataReads(ctx: ApplyContext): Promise<void> {
+  const { plan, writer } = ctx.opts;
+  if (plan.mode === 'destroy') return;
+  await writer.update((st) => {
+    for (const dp of plan.data) {
+      if (dp.deferred || !dp.value) continue;
+      setData(st, dp, dp.value);
+    }
+  });
+}
+
+function setData(st: StateFile, dp: DataPlan, value: Record<string, unknown>): void {
+  st.set(
+    dp.address,
+    { schemaVersion: 0, attributes: value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+    providerOf(dp),
+  );
+}

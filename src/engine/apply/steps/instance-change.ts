@@ -1,0 +1,101 @@
+/**
+ * A resource instance change at apply time (a create, update, replace or delete, or one half of a
+ * replace): planned again if it must be, recorded as pending before a create, applied through its
+ * handler, written to the state, and checked against its postconditions.
+ */
+import { ConfigError, checkPostconditions, expandResource, instancesOf } from '../../config';
+import type {
+  ApplyContext as HandlerApplyContext,
+  PlannedChange,
+  ResourceHandler,
+  State,
+} from '../../../provider/resource';
+import { ResourceApplyError } from '../../../provider/common/errors';
+import { isUnknown } from '../../../provider/values';
+import type { InstancePlan } from '../../plan/types';
+import type { ApplyContext } from '../context';
+import { blockOf, objectOf, persist, persistSoon, providerOf } from '../context';
+import { changeOf, type Part } from '../graph';
+import { needsReplan, replan } from './replan';
+
+export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, part: Part): Promise<void> {
+  const { opts } = ctx;
+  const handler = opts.providers.resource(ip.provider, ip.type);
+  let change: PlannedChange = changeOf(ip, part);
+  const block = blockOf(ctx.config, ip.resourceAddress, 'managed');
+  if (block && needsReplan(ip, part, change)) change = await replan(ctx, ip, part, block, handler, change);
+  // A kill during the create would otherwise lose the object: record that it may exist first.
+  if (change.action === 'create' && change.planned)
+    await opts.writer.recordPending(
+      ip.address,
+      objectOf({ ...ip, change }, knownOnly(change.planned) as State),
+      providerOf(ip),
+    );
+  opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
+  const next = await runHandler(ctx, ip, handler, change);
+  persistSoon(ctx, { ...ip, change }, next);
+  if (next) ctx.book.set(ip.resourceAddress, ip.key, next);
+  else ctx.book.delete(ip.resourceAddress, ip.key);
+  if (block && next) {
+    const inst = instancesOf(expandResource(block, ctx.scope())).find((i) => i.key === ip.key);
+    const post = checkPostconditions(block, ctx.scope(), next, inst);
+    if (post.failures.length > 0) throw new ConfigError(post.failures);
+  }
+  countOutcome(ctx, ip, part, change);
+}
+
+async function runHandler(
+  ctx: ApplyContext,
+  ip: InstancePlan,
+  handler: ResourceHandler,
+  change: PlannedChange,
+): Promise<State | null> {
+  const hctx: HandlerApplyContext = {
+    ...(ctx.opts.hardSignal ? { signal: ctx.opts.hardSignal } : {}),
+    onProgress: (e) => ctx.opts.onProgress?.(ip.address, e),
+  };
+  try {
+    if (change.action === 'replace' && ip.createBeforeDestroy) {
+      const next = await handler.apply({ ...change, action: 'create', prior: null }, hctx);
+      await persist(ctx, ip, next);
+      await handler.apply({ ...change, action: 'delete', planned: null }, hctx);
+      return next;
+    }
+    return await handler.apply(change, hctx);
+  } catch (err) {
+    if (err instanceof ResourceApplyError) persistSoon(ctx, ip, err.state);
+    throw err;
+  }
+}
+
+/** Files the finished change under created/updated/replaced/destroyed. */
+function countOutcome(ctx: ApplyContext, ip: InstancePlan, part: Part, change: PlannedChange): void {
+  if (part === 'destroy') {
+    ctx.halfReplaced.add(ip.address);
+    return;
+  }
+  ctx.halfReplaced.delete(ip.address);
+  const { result } = ctx;
+  const bucket =
+    part === 'create'
+      ? result.replaced
+      : change.action === 'create'
+        ? result.created
+        : change.action === 'update'
+          ? result.updated
+          : change.action === 'replace'
+            ? result.replaced
+            : change.action === 'delete'
+              ? result.destroyed
+              : undefined;
+  bucket?.push(ip.address);
+}
+
+/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
+function knownOnly(v: unknown): unknown {
+  if (isUnknown(v)) return null;
+  if (Array.isArray(v)) return v.map(knownOnly);
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
+  return v;
+}

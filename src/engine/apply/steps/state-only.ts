@@ -1,0 +1,14 @@
+/**
+ * A state-only change at apply time: nothing happens on the cluster; the state records the object
+ * an interrupted create left behind, or forgets one the refresh found gone.
+ */
+import type { ApplyContext } from '../context';
+import { persist } from '../context';
+import type { InstancePlan } from '../../plan/types';
+
+export async function applyStateOnly(ctx: ApplyContext, ip: InstancePlan): Promise<void> {
+  const kept = ip.stateOnly === 'record' ? ip.change.prior : null;
+  await persist(ctx, ip, kept);
+  if (kept) ctx.book.set(ip.resourceAddress, ip.key, kept);
+  else ctx.book.delete(ip.resourceAddress, ip.key);
+}

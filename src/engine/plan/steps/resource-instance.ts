@@ -1,0 +1,53 @@
+/**
+ * A resource instance the configuration has, at plan time: preconditions, refresh, the evaluated
+ * and validated configuration (less ignore_changes), the handler's plan, replace_triggered_by.
+ */
+import {
+  ConfigError,
+  checkPreconditions,
+  evaluateResourceConfig,
+  instanceAddress,
+  type InstanceContext,
+} from '../../config';
+import type { EvalScope } from '../../expressions/evaluate';
+import { containsUnknown, UNKNOWN } from '../../../provider/values';
+import { ctxOf } from '../context';
+import { applyIgnoreChanges } from '../ignore-changes';
+import { fromHandlerDiagnostics } from './diagnostics';
+import { recordInstance } from './record-instance';
+import { replaceIfTriggered } from './replace-triggered';
+import { adoptionNote, pendingCreate, refreshPrior, type ResourceStep } from './resource-step';
+
+export async function planResourceInstance(
+  step: ResourceStep,
+  base: EvalScope,
+  inst: InstanceContext,
+): Promise<void> {
+  const { ctx, r, handler } = step;
+  const address = instanceAddress(r, inst.key);
+  try {
+    const pre = checkPreconditions(r, base, inst);
+    if (pre.failures.length > 0) throw new ConfigError(pre.failures);
+    const prior = await refreshPrior(step, address);
+    let cfg = evaluateResourceConfig(r, base, inst);
+    const diags = handler.validate(cfg);
+    if (diags.some((d) => d.severity === 'error'))
+      throw new ConfigError(fromHandlerDiagnostics(diags, r, inst.key));
+    for (const d of diags) ctx.diagnostics.push({ ...d, ...ctxOf(r, inst.key) });
+    cfg = applyIgnoreChanges(r, cfg, prior);
+    const planned = await handler.plan({ prior, config: cfg });
+    const { change, byTrigger } = await replaceIfTriggered(step, prior, cfg, planned);
+    const adopted = prior !== null && pendingCreate(step, address);
+    if (adopted) adoptionNote(step, inst.key, address);
+    recordInstance(step, inst.key, address, change, {
+      orphan: false,
+      byTrigger,
+      ...(adopted ? { stateOnly: 'record' as const } : {}),
+      configKnown: !containsUnknown(cfg),
+    });
+    ctx.book.set(r.address, inst.key, change.action === 'noop' ? (prior ?? change.planned) : change.planned);
+  } catch (err) {
+    ctx.book.set(r.address, inst.key, UNKNOWN);
+    throw err;
+  }
+}
