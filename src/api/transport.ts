@@ -14,6 +14,7 @@ import {
   errorForStatus,
   ServerError,
 } from './errors';
+import { dialectFor, type Dialect } from './dialect';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
 import {
@@ -211,6 +212,8 @@ function jsonPayload(body: unknown): Payload {
 export class Transport {
   readonly service: ServiceKind;
   readonly flavor: Flavor;
+  /** Names on the wire: request bodies go out in it, response bodies come back from it. */
+  readonly dialect: Dialect;
   readonly address: string;
   readonly region: string | undefined;
   readonly namespace: string | undefined;
@@ -231,6 +234,7 @@ export class Transport {
   constructor(opts: TransportOptions) {
     this.service = opts.service;
     this.flavor = opts.flavor ?? 'sched';
+    this.dialect = dialectFor(this.service, this.flavor);
     const fromEnv = settingsFromEnv(this.service, this.flavor, opts.env ?? process.env);
     this.address = normalizeAddress(opts.address ?? fromEnv.address ?? DEFAULT_ADDRESS[this.service]);
     this.token = opts.token ?? fromEnv.token;
@@ -295,7 +299,7 @@ export class Transport {
       method,
       path,
       query: this.queryParams(opts),
-      ...jsonPayload(body),
+      ...jsonPayload(this.dialect.toWire(body)),
       schema,
       token: opts.token,
       signal: opts.signal,
@@ -311,7 +315,7 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    return this.write(method, path, jsonPayload(body), schema, opts);
+    return this.write(method, path, jsonPayload(this.dialect.toWire(body)), schema, opts);
   }
 
   async sendRaw<S extends z.ZodType>(
@@ -664,7 +668,7 @@ export class Transport {
         throw new ResponseSchemaError(method, path, '', `body is not JSON (${text.slice(0, 80)})`);
       }
     }
-    const result = schema.safeParse(parsed);
+    const result = schema.safeParse(this.dialect.fromWire(parsed));
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new ResponseSchemaError(method, path, formatIssuePath(issue.path), issue.message);
