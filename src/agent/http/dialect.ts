@@ -51,6 +51,7 @@ export function serverDialect(service: ServiceKind, dialect: AgentDialect): Serv
     },
     outboundHeader: (name) =>
       name.toLowerCase().startsWith(neutralPrefix) ? wirePrefix + name.slice(neutralPrefix.length) : name,
-    status: (err) => (service === 'scheduler' && err.status === 409 && NOMAD_CAS.test(err.message) ? 500 : err.status),
+    status: (err) =>
+      service === 'scheduler' && err.status === 409 && NOMAD_CAS.test(err.message) ? 500 : err.status,
   };
 }

@@ -5,23 +5,11 @@
  * `Consul` blocks, `Actions`, the default workload identity), the job-level update block reduced to
  * the two fields Nomad keeps there, and Go's zero values where the neutral agent answers null.
  */
+import { DEFAULT_IDENTITY, DEFAULT_REGISTRY_BLOCK } from '../../api/sched/server-owned';
+
 type Rec = Record<string, unknown>;
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Nomad's workload identity audience for the default identity (since 1.7, on every task since 1.9). */
-export const NOMAD_DEFAULT_IDENTITY: Readonly<Rec> = {
-  Name: 'default',
-  Audience: ['nomadproject.io'],
-  ChangeMode: '',
-  ChangeSignal: '',
-  Env: false,
-  File: false,
-  ServiceName: '',
-  TTL: 0,
-};
-
-export const NOMAD_DEFAULT_CONSUL_BLOCK: Readonly<Rec> = { Namespace: '', Cluster: 'default', Partition: '' };
 
 function setIfAbsent(o: Rec, key: string, value: unknown): void {
   if (o[key] === undefined || o[key] === null) o[key] = structuredClone(value);
@@ -32,15 +20,15 @@ function zeroIfNull(o: Rec, keys: Record<string, unknown>): void {
 }
 
 function decorateTask(t: Rec): void {
-  setIfAbsent(t, 'Consul', NOMAD_DEFAULT_CONSUL_BLOCK);
-  setIfAbsent(t, 'Identity', NOMAD_DEFAULT_IDENTITY);
+  setIfAbsent(t, 'Consul', DEFAULT_REGISTRY_BLOCK);
+  setIfAbsent(t, 'Identity', DEFAULT_IDENTITY);
   if (t['Actions'] === undefined) t['Actions'] = null;
   const r = t['Resources'];
   if (isRec(r)) zeroIfNull(r, { DiskMB: 0, IOPS: 0, MemoryMaxMB: 0 });
 }
 
 function decorateGroup(g: Rec): void {
-  setIfAbsent(g, 'Consul', NOMAD_DEFAULT_CONSUL_BLOCK);
+  setIfAbsent(g, 'Consul', DEFAULT_REGISTRY_BLOCK);
   zeroIfNull(g, { PreventRescheduleOnLost: false });
   for (const t of Array.isArray(g['Tasks']) ? g['Tasks'] : []) if (isRec(t)) decorateTask(t);
 }

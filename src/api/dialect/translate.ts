@@ -37,7 +37,10 @@ function orient(table: DialectTable, direction: Direction): Oriented {
       Object.fromEntries(Object.entries(table.fields).map(([k, m]) => [k, f(m)]));
     const values = (f: (m: FieldRenames) => FieldRenames): Oriented['values'] =>
       Object.fromEntries(
-        Object.entries(table.values).map(([k, list]) => [k, list.map((r) => ({ field: r.field, values: f(r.values) }))]),
+        Object.entries(table.values).map(([k, list]) => [
+          k,
+          list.map((r) => ({ field: r.field, values: f(r.values) })),
+        ]),
       );
     const same = (m: FieldRenames): FieldRenames => m;
     both = {

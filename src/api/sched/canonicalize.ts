@@ -1,5 +1,6 @@
 import { copyJson } from '../json-copy';
 import type { Job } from './schemas';
+import { dropServerOwned } from './server-owned';
 
 /*
  * Job canonicalization, after Nomad's api package (Job.Canonicalize and the Canonicalize methods of
@@ -539,5 +540,6 @@ export const SERVER_MANAGED_JOB_FIELDS = [
 export function comparableJob(job: Job): Job {
   const c = canonicalizeJob(job) as Rec;
   for (const k of SERVER_MANAGED_JOB_FIELDS) delete c[k];
+  dropServerOwned(c);
   return c as Job;
 }
