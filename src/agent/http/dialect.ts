@@ -14,8 +14,11 @@ import { withNomadServerDefaults } from './nomad-defaults';
 export interface ServerDialect {
   /** Request body, as parsed JSON, from the wire's names to neutral ones. */
   inbound(body: unknown): unknown;
-  /** Response body from neutral names to the wire's, with what that server adds on its own. */
-  outbound(body: unknown): unknown;
+  /**
+   * Response body from neutral names to the wire's. Reads of stored objects (GET) also carry what that
+   * server adds on its own; a parse or plan answer is the job as given, as Nomad answers it.
+   */
+  outbound(body: unknown, method: string): unknown;
   /** Request headers with the wire's prefix renamed to the neutral one (`X-Nomad-Token` -> `X-Sched-Token`). */
   inboundHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders;
   /** A response header name from neutral to the wire's prefix. */
@@ -38,9 +41,9 @@ export function serverDialect(service: ServiceKind, dialect: AgentDialect): Serv
   const wireLower = wirePrefix.toLowerCase();
   return {
     inbound: (body) => wire.fromWire(body),
-    outbound: (body) => {
+    outbound: (body, method) => {
       const translated = wire.toWire(body);
-      return service === 'scheduler' ? withNomadServerDefaults(translated) : translated;
+      return service === 'scheduler' && method === 'GET' ? withNomadServerDefaults(translated) : translated;
     },
     inboundHeaders: (headers) => {
       const out: IncomingHttpHeaders = {};

@@ -54,7 +54,8 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const tokenHeader = `${opts.headerPrefix}Token`.toLowerCase();
   const dialect = opts.dialect;
-  const encode = (message: unknown): string => JSON.stringify(dialect ? dialect.outbound(message) : message);
+  const encode = (message: unknown): string =>
+    JSON.stringify(dialect ? dialect.outbound(message, 'GET') : message);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     res.on('finish', () =>
@@ -186,7 +187,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       headers['content-type'] = reply.contentType ?? 'application/octet-stream';
     } else {
       const pretty = url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
-      const body = dialect ? dialect.outbound(reply.body ?? null) : (reply.body ?? null);
+      const body = dialect ? dialect.outbound(reply.body ?? null, req.method ?? 'GET') : (reply.body ?? null);
       const text = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
       payload = Buffer.from(text);
       headers['content-type'] = 'application/json';
