@@ -345,6 +345,11 @@ function canonicalizeTask(t: Rec, group: Rec, job: Rec): void {
     listOrNull(secrets, ['Policies']);
   }
   for (const tmpl of recs(t, 'Templates')) canonicalizeTemplate(tmpl);
+  // Nomad 1.11's secret blocks (its task `Secrets` list; `SecretBlocks` in neutral names).
+  for (const s of recs(t, 'SecretBlocks')) {
+    fill(s, { Name: '', Provider: '', Path: '' });
+    mapOrNull(s, ['Config', 'Env']);
+  }
   canonicalizeServices(t, job, group, t);
   canonicalizeConstraints(t, 'Constraints');
   canonicalizeAffinities(t, 'Affinities');

@@ -42,18 +42,40 @@ function zeroAsNull(o: Rec, keys: readonly string[], zero: unknown): void {
   for (const k of keys) if (o[k] === zero) o[k] = null;
 }
 
+const isZero = (v: unknown): boolean => isEmpty(v) || v === 0;
+
+const recsOf = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRec) : []);
+
+/** A port's host network is `default` unless the user names another (Nomad's api fills it). */
+function networks(o: Rec): void {
+  for (const n of recsOf(o['Networks'])) {
+    zeroAsNull(n, ['MBits'], 0);
+    for (const key of ['DynamicPorts', 'ReservedPorts']) {
+      for (const port of recsOf(n[key])) dropWhen(port, 'HostNetwork', (v) => isEmpty(v) || v === 'default');
+    }
+  }
+}
+
+function resources(r: Rec): void {
+  zeroAsNull(r, ['DiskMB', 'IOPS', 'MemoryMaxMB'], 0);
+  // NUMA (1.7) and SecretsMB (1.11) come back unset or zero on every task that does not ask for them.
+  dropWhen(r, 'NUMA', isEmpty);
+  dropWhen(r, 'SecretsMB', isZero);
+  networks(r);
+}
+
 function task(t: Rec): void {
   dropWhen(t, 'Identity', equalTo(DEFAULT_IDENTITY));
   dropWhen(t, 'Registry', equalTo(DEFAULT_REGISTRY_BLOCK));
-  dropWhen(t, 'Actions', isEmpty);
-  dropWhen(t, 'SecretBlocks', isEmpty);
-  if (isRec(t['Resources'])) zeroAsNull(t['Resources'], ['DiskMB', 'IOPS', 'MemoryMaxMB'], 0);
+  for (const k of ['Actions', 'SecretBlocks', 'Schedule']) dropWhen(t, k, isEmpty);
+  if (isRec(t['Resources'])) resources(t['Resources']);
 }
 
 function group(g: Rec): void {
   dropWhen(g, 'Registry', equalTo(DEFAULT_REGISTRY_BLOCK));
   zeroAsNull(g, ['PreventRescheduleOnLost'], false);
-  for (const t of Array.isArray(g['Tasks']) ? g['Tasks'] : []) if (isRec(t)) task(t);
+  networks(g);
+  for (const t of recsOf(g['Tasks'])) task(t);
 }
 
 /**
@@ -67,8 +89,8 @@ function jobUpdate(j: Rec): void {
 
 /** Removes, in place, what the server owns from a canonical job. */
 export function dropServerOwned(j: Rec): void {
-  for (const k of ['DispatchIdempotencyToken', 'RegistryNamespace', 'SecretsNamespace'])
+  for (const k of ['DispatchIdempotencyToken', 'RegistryNamespace', 'SecretsNamespace', 'UI'])
     dropWhen(j, k, isEmpty);
   jobUpdate(j);
-  for (const g of Array.isArray(j['TaskGroups']) ? j['TaskGroups'] : []) if (isRec(g)) group(g);
+  for (const g of recsOf(j['TaskGroups'])) group(g);
 }
