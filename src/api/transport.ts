@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   ApiError,
   ConnectionError,
+  DialectMismatchError,
   RequestTimeoutError,
   ResponseSchemaError,
   errorForStatus,
@@ -196,6 +197,8 @@ function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1';
 }
+
+const ALL_PREFIXES = ['X-Sched-', 'X-Reg-', 'X-Nomad-', 'X-Consul-'];
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -558,6 +561,16 @@ export class Transport {
     return meta;
   }
 
+  /** A response that carries another dialect's index header, and not ours, comes from a server of another flavor. */
+  private checkDialect(headers: Dispatcher.ResponseData['headers'], method: string, path: string): void {
+    if (headers[this.header('Index').toLowerCase()] !== undefined) return;
+    for (const prefix of ALL_PREFIXES) {
+      if (prefix !== this.prefix && headers[`${prefix}index`.toLowerCase()] !== undefined) {
+        throw new DialectMismatchError(method, path, this.prefix, prefix);
+      }
+    }
+  }
+
   private backoff(attempt: number, retryAfter?: string | string[]): number {
     const ra = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
     if (ra && /^\d+$/.test(ra)) return Math.min(Number(ra) * 1000, this.retries.maxDelayMs);
@@ -638,11 +651,13 @@ export class Transport {
             res.statusCode === 429 || (res.statusCode >= 500 && failure instanceof ServerError);
           if (!req.retryable || !transient || attempt >= this.retries.max) throw failure;
         } else {
+          this.checkDialect(res.headers, req.method, shownPath);
           const value = this.decode(text, req.schema, req.method, shownPath);
           return { value, meta: this.parseMeta(res.headers) };
         }
       } catch (err) {
-        if (err === failure || err instanceof ResponseSchemaError) throw err;
+        if (err === failure || err instanceof ResponseSchemaError || err instanceof DialectMismatchError)
+          throw err;
         const translated = this.translateError(err, req.method, shownPath, req.signal, req.timeoutMs);
         if (req.signal?.aborted) throw translated;
         this.logger?.({
