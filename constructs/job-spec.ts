@@ -38,6 +38,8 @@ import {
   TaskArtifactSchema,
   TaskGroupSchema,
   TaskSchema,
+  SecretBlockSchema,
+  RegistryBlockSchema,
   TemplateSchema,
   UpdateStrategySchema,
   VolumeMountSchema,
@@ -160,6 +162,8 @@ export const TaskSpecSchema = TaskSchema.extend({
   ),
   Artifacts: list(TaskArtifactSchema.strict()),
   Secrets: opt(SecretsSchema.strict()),
+  SecretBlocks: list(SecretBlockSchema.strict()),
+  Registry: opt(RegistryBlockSchema.strict()),
   Templates: list(TemplateSpecSchema),
   DispatchPayload: opt(DispatchPayloadConfigSchema.strict()),
   VolumeMounts: list(VolumeMountSchema.strict()),
@@ -197,6 +201,7 @@ export const TaskGroupSpecSchema = TaskGroupSchema.extend({
   StopAfterClientDisconnect: d,
   MaxClientDisconnect: d,
   Disconnect: opt(DisconnectStrategySchema.extend({ LostAfter: d, StopOnClientAfter: d }).strict()),
+  Registry: opt(RegistryBlockSchema.strict()),
 }).strict();
 
 /**

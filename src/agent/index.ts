@@ -13,6 +13,7 @@ import { DevAgentOptionsSchema, type DevAgentOptions, type ResolvedDevAgentOptio
 import { createSchedulerService, type SchedulerService } from './sched/service';
 import type { RegistryTls } from './reg/context';
 import { Store } from './store';
+import { serverDialect } from './http/dialect';
 import { createRegistryService } from './reg/service';
 
 export type { DevAgentOptions } from './options';
@@ -123,6 +124,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     const schedServer = createServiceServer({
       router: scheduler.router,
       headerPrefix: 'X-Sched-',
+      dialect: serverDialect('scheduler', options.dialect),
       authorize: scheduler.authorize,
       onUpgrade: scheduler.upgrade,
       log,
@@ -147,6 +149,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       const regServer = createServiceServer({
         router: registry.router,
         headerPrefix: 'X-Reg-',
+        dialect: serverDialect('registry', options.dialect),
         tokenFromQuery: true,
         authorize: registry.authorize,
         log,

@@ -53,6 +53,11 @@ export const DevAgentOptionsSchema = z.object({
    * a long-running agent would keep them all.
    */
   recordRequests: z.boolean().default(false),
+  /**
+   * The wire names both services speak: `neutral` (the specs' `X-Sched-*`, `Secrets`, ...) or
+   * `hashicorp` (Nomad's and Consul's own: `X-Nomad-*`, `Vault`, Go zero values, Nomad's defaults).
+   */
+  dialect: z.enum(['neutral', 'hashicorp']).default('neutral'),
   /** Serve the registry too (default); tests of one service may turn it off. */
   registry: z.boolean().default(true),
   log: z.custom<(line: string) => void>((v) => v === undefined || typeof v === 'function').optional(),

@@ -76,6 +76,28 @@ export function headerPrefix(service: ServiceKind, flavor: Flavor): string {
   return service === 'scheduler' ? 'X-Nomad-' : 'X-Consul-';
 }
 
+/** Where a provider's `flavor` falls back to: a pipeline can switch a stack to a real cluster without code. */
+export const FLAVOR_ENV: Record<ServiceKind, string> = { scheduler: 'SCHED_FLAVOR', registry: 'REG_FLAVOR' };
+
+const FLAVORS_OF: Record<ServiceKind, readonly Flavor[]> = {
+  scheduler: ['sched', 'nomad'],
+  registry: ['sched', 'consul'],
+};
+
+/** The flavor the environment names for a service, if any; a value the service has no use for is an error. */
+export function flavorFromEnv(service: ServiceKind, env: Env = process.env): Flavor | undefined {
+  const name = FLAVOR_ENV[service];
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const allowed = FLAVORS_OF[service];
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new Error(
+      `${name}="${v}" is not a flavor of the ${service}: use ${allowed.map((f) => `"${f}"`).join(' or ')}`,
+    );
+  }
+  return v as Flavor;
+}
+
 export interface EnvSettings {
   address?: string;
   token?: string;

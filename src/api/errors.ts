@@ -101,6 +101,25 @@ export class ResponseSchemaError extends Error {
   }
 }
 
+/**
+ * The server answers in another dialect than the client's flavor (a real Nomad behind a client in the
+ * neutral flavor, say): without this, blocking queries would never see an index and time out.
+ */
+export class DialectMismatchError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly expectedPrefix: string,
+    readonly foundPrefix: string,
+  ) {
+    super(
+      `${method} ${path}: the server answers with ${foundPrefix}* headers, not ${expectedPrefix}*: ` +
+        `set the provider's flavor to match the cluster (${foundPrefix === 'X-Nomad-' ? '"nomad"' : foundPrefix === 'X-Consul-' ? '"consul"' : '"sched"'})`,
+    );
+    this.name = 'DialectMismatchError';
+  }
+}
+
 /** A rule of the spec was broken by the caller; raised before any request is made. */
 export class RequestValidationError extends Error {
   constructor(

@@ -9,11 +9,13 @@ import { z } from 'zod';
 import {
   ApiError,
   ConnectionError,
+  DialectMismatchError,
   RequestTimeoutError,
   ResponseSchemaError,
   errorForStatus,
   ServerError,
 } from './errors';
+import { dialectFor, type Dialect } from './dialect';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
 import {
@@ -196,6 +198,8 @@ function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1';
 }
 
+const ALL_PREFIXES = ['X-Sched-', 'X-Reg-', 'X-Nomad-', 'X-Consul-'];
+
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 interface Payload {
@@ -211,6 +215,8 @@ function jsonPayload(body: unknown): Payload {
 export class Transport {
   readonly service: ServiceKind;
   readonly flavor: Flavor;
+  /** Names on the wire: request bodies go out in it, response bodies come back from it. */
+  readonly dialect: Dialect;
   readonly address: string;
   readonly region: string | undefined;
   readonly namespace: string | undefined;
@@ -231,6 +237,7 @@ export class Transport {
   constructor(opts: TransportOptions) {
     this.service = opts.service;
     this.flavor = opts.flavor ?? 'sched';
+    this.dialect = dialectFor(this.service, this.flavor);
     const fromEnv = settingsFromEnv(this.service, this.flavor, opts.env ?? process.env);
     this.address = normalizeAddress(opts.address ?? fromEnv.address ?? DEFAULT_ADDRESS[this.service]);
     this.token = opts.token ?? fromEnv.token;
@@ -295,7 +302,7 @@ export class Transport {
       method,
       path,
       query: this.queryParams(opts),
-      ...jsonPayload(body),
+      ...jsonPayload(this.dialect.toWire(body)),
       schema,
       token: opts.token,
       signal: opts.signal,
@@ -311,7 +318,7 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    return this.write(method, path, jsonPayload(body), schema, opts);
+    return this.write(method, path, jsonPayload(this.dialect.toWire(body)), schema, opts);
   }
 
   async sendRaw<S extends z.ZodType>(
@@ -554,6 +561,16 @@ export class Transport {
     return meta;
   }
 
+  /** A response that carries another dialect's index header, and not ours, comes from a server of another flavor. */
+  private checkDialect(headers: Dispatcher.ResponseData['headers'], method: string, path: string): void {
+    if (headers[this.header('Index').toLowerCase()] !== undefined) return;
+    for (const prefix of ALL_PREFIXES) {
+      if (prefix !== this.prefix && headers[`${prefix}index`.toLowerCase()] !== undefined) {
+        throw new DialectMismatchError(method, path, this.prefix, prefix);
+      }
+    }
+  }
+
   private backoff(attempt: number, retryAfter?: string | string[]): number {
     const ra = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
     if (ra && /^\d+$/.test(ra)) return Math.min(Number(ra) * 1000, this.retries.maxDelayMs);
@@ -634,11 +651,13 @@ export class Transport {
             res.statusCode === 429 || (res.statusCode >= 500 && failure instanceof ServerError);
           if (!req.retryable || !transient || attempt >= this.retries.max) throw failure;
         } else {
+          this.checkDialect(res.headers, req.method, shownPath);
           const value = this.decode(text, req.schema, req.method, shownPath);
           return { value, meta: this.parseMeta(res.headers) };
         }
       } catch (err) {
-        if (err === failure || err instanceof ResponseSchemaError) throw err;
+        if (err === failure || err instanceof ResponseSchemaError || err instanceof DialectMismatchError)
+          throw err;
         const translated = this.translateError(err, req.method, shownPath, req.signal, req.timeoutMs);
         if (req.signal?.aborted) throw translated;
         this.logger?.({
@@ -664,7 +683,7 @@ export class Transport {
         throw new ResponseSchemaError(method, path, '', `body is not JSON (${text.slice(0, 80)})`);
       }
     }
-    const result = schema.safeParse(parsed);
+    const result = schema.safeParse(this.dialect.fromWire(parsed));
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new ResponseSchemaError(method, path, formatIssuePath(issue.path), issue.message);

@@ -1,5 +1,5 @@
 /** `cdktf-sched dev`: the embedded dev agent in the foreground, like `nomad agent -dev`. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, Option, InvalidArgumentError } from 'commander';
 import type { DevAgent } from '../agent';
 import { loadAgent } from '../agent/load';
 
@@ -43,6 +43,11 @@ export function devCommand(): Command {
     .option('--tls-key <file>', 'private key of --tls-cert (PEM file)')
     .option('--tls-ca <file>', 'CA of client certificates, and what peers are told to trust (PEM file)')
     .option('--tls-verify-incoming', 'refuse clients without a certificate signed by --tls-ca', false)
+    .addOption(
+      new Option('--dialect <names>', "wire names: the specs' neutral ones, or Nomad's and Consul's own")
+        .choices(['neutral', 'hashicorp'])
+        .default('neutral'),
+    )
     .option('--verbose', 'log internal errors', false)
     .action(async (o: Record<string, unknown>) => {
       const cert = o['tlsCert'] as string | undefined;
@@ -66,6 +71,7 @@ export function devCommand(): Command {
         timeScale: o['timeScale'] as number,
         acl: o['acl'] as boolean,
         bootstrapToken: o['bootstrapToken'] as string | undefined,
+        dialect: o['dialect'] as 'neutral' | 'hashicorp',
         ...(cert && key ? { tls: { cert, key, ca, verifyIncoming } } : {}),
         log: o['verbose'] ? (line) => process.stderr.write(`${line}\n`) : undefined,
       });

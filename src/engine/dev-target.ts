@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { DevAgent } from '../agent';
 import { loadAgent } from '../agent/load';
 import type { StackConfig } from './config';
-import { envNames, type Env } from '../api/env';
+import { envNames, flavorFromEnv, type Env, type Flavor, type ServiceKind } from '../api/env';
 
 export interface DevTarget {
   agent: DevAgent;
@@ -24,10 +24,10 @@ function addressIn(config: StackConfig, name: string): boolean {
   return false;
 }
 
-function flavorOf(config: StackConfig, name: string): string {
+function flavorOf(config: StackConfig, name: string, service: ServiceKind, env: Env): Flavor {
   for (const p of config.providers.values())
-    if (p.name === name && typeof p.raw['flavor'] === 'string') return p.raw['flavor'];
-  return 'sched';
+    if (p.name === name && typeof p.raw['flavor'] === 'string') return p.raw['flavor'] as Flavor;
+  return flavorFromEnv(service, env) ?? 'sched';
 }
 
 /** Whether this stack needs the embedded agent: it uses a provider that has no address anywhere. */
@@ -37,7 +37,7 @@ export function needsDevAgent(configs: StackConfig[], env: Env): boolean {
     for (const name of new Set(types)) {
       if (name !== 'sched' && name !== 'reg') continue;
       const service = name === 'sched' ? 'scheduler' : 'registry';
-      const flavor = flavorOf(config, name) as 'sched' | 'nomad' | 'consul';
+      const flavor = flavorOf(config, name, service, env);
       const fromEnv = env[envNames(service, flavor).address];
       if (!addressIn(config, name) && !fromEnv) return true;
     }

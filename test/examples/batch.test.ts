@@ -1,4 +1,5 @@
 /** examples/batch: deploy, dispatch the parameterized job, re-plan to no changes, destroy. */
+import { SCHED_FLAVOR } from '../helpers/dialect';
 import type { DevAgent } from '../../src/agent';
 import { SchedClient } from '../../src/api/sched/client';
 import { dispatchThumbnail, waitForJob } from '../../examples/batch/dispatch';
@@ -12,7 +13,7 @@ describe('examples/batch', () => {
   beforeAll(async () => {
     agent = await startExampleAgent();
     project = exampleProject('batch');
-    sched = new SchedClient({ address: agent.schedulerUrl, env: {} });
+    sched = new SchedClient({ address: agent.schedulerUrl, env: {}, flavor: SCHED_FLAVOR });
   });
 
   afterAll(async () => {

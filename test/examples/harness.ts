@@ -13,6 +13,7 @@ import { Writable } from 'node:stream';
 import { startDevAgent, type DevAgent } from '../../src/agent';
 import type { Env } from '../../src/api/env';
 import type { CliIO } from '../../src/cli/io';
+import { dialectEnv, TEST_DIALECT } from '../helpers/dialect';
 import { runCli } from '../../src/cli/main';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -65,7 +66,7 @@ export function projectOf(exampleDir: string, main = 'main.ts'): ExampleProject 
     async cli(argv, env) {
       const stdout = new Capture();
       const stderr = new Capture();
-      const io: CliIO = { stdout, stderr, env, cwd: dir };
+      const io: CliIO = { stdout, stderr, env: dialectEnv(env), cwd: dir };
       const code = await runCli(argv, io);
       // Every example test targets its own agent; the embedded one would hide a missing address.
       if (stderr.text.includes('started the embedded dev agent')) {
@@ -81,7 +82,7 @@ export function projectOf(exampleDir: string, main = 'main.ts'): ExampleProject 
 
 /** A dev agent on free ports, a hundred times faster than real time. */
 export function startExampleAgent(): Promise<DevAgent> {
-  return startDevAgent({ port: 0, registryPort: 0, timeScale: 0.01 });
+  return startDevAgent({ port: 0, registryPort: 0, timeScale: 0.01, dialect: TEST_DIALECT });
 }
 
 /** The environment a command sees: only the agent's addresses (plus PATH for the synth). */

@@ -1,4 +1,5 @@
 /** examples/hello: deploy, no-op re-plan, a canary rollout through the `image` variable, destroy. */
+import { SCHED_FLAVOR } from '../helpers/dialect';
 import type { DevAgent } from '../../src/agent';
 import { SchedClient } from '../../src/api/sched/client';
 import { agentEnv, exampleProject, expectExit, startExampleAgent, type ExampleProject } from './harness';
@@ -11,7 +12,12 @@ describe('examples/hello', () => {
   beforeAll(async () => {
     agent = await startExampleAgent();
     project = exampleProject('hello');
-    sched = new SchedClient({ address: agent.schedulerUrl, env: {}, namespace: 'apps' });
+    sched = new SchedClient({
+      address: agent.schedulerUrl,
+      env: {},
+      namespace: 'apps',
+      flavor: SCHED_FLAVOR,
+    });
   });
 
   afterAll(async () => {

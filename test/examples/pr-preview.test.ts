@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { startDevAgent, type DevAgent } from '../../src/agent';
+import { TEST_DIALECT } from '../helpers/dialect';
 import { agentEnv, exampleProject, expectExit, REPO_ROOT, type ExampleProject } from './harness';
 
 const WORKFLOW = path.join(REPO_ROOT, 'examples', 'pr-preview', '.github', 'workflows', 'preview.yml');
@@ -92,6 +93,7 @@ describe('examples/pr-preview: the plan command', () => {
       timeScale: 0.01,
       acl: true,
       bootstrapToken: token,
+      dialect: TEST_DIALECT,
     });
     project = exampleProject('hello');
   });

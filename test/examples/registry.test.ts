@@ -2,6 +2,7 @@
  * examples/registry: a namespace with policy defaults, a Kubernetes auth method with a sensitive
  * config, and a peering between two registries (two dev agents); deploy, no-op re-plan, destroy.
  */
+import { REG_FLAVOR, TEST_DIALECT } from '../helpers/dialect';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevAgent, type DevAgent } from '../../src/agent';
@@ -35,11 +36,18 @@ describe('examples/registry', () => {
   beforeAll(async () => {
     [here, peer] = await Promise.all([
       startExampleAgent(),
-      startDevAgent({ port: 0, registryPort: 0, timeScale: 0.01, datacenter: 'dc2', nodes: 0 }),
+      startDevAgent({
+        port: 0,
+        registryPort: 0,
+        timeScale: 0.01,
+        datacenter: 'dc2',
+        nodes: 0,
+        dialect: TEST_DIALECT,
+      }),
     ]);
     project = exampleProject('registry');
-    reg = new RegClient({ address: here.registryUrl!, env: {} });
-    peerReg = new RegClient({ address: peer.registryUrl!, env: {} });
+    reg = new RegClient({ address: here.registryUrl!, env: {}, flavor: REG_FLAVOR });
+    peerReg = new RegClient({ address: peer.registryUrl!, env: {}, flavor: REG_FLAVOR });
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 /** Starts a real dev agent on free ports for a test, with a typed scheduler client pointed at it. */
 import { startDevAgent, type DevAgent, type DevAgentOptions } from '../../src/agent';
 import { SchedClient } from '../../src/api/sched/client';
+import { SCHED_FLAVOR, TEST_DIALECT } from './dialect';
 
 export interface AgentFixture {
   agent: DevAgent;
@@ -14,9 +15,15 @@ export async function startAgent(opts: DevAgentOptions = {}): Promise<AgentFixtu
     registryPort: 0,
     timeScale: 0.01,
     recordRequests: true,
+    dialect: TEST_DIALECT,
     ...opts,
   });
-  const sched = new SchedClient({ address: agent.schedulerUrl, env: {}, retries: { max: 0 } });
+  const sched = new SchedClient({
+    address: agent.schedulerUrl,
+    env: {},
+    retries: { max: 0 },
+    flavor: SCHED_FLAVOR,
+  });
   return {
     agent,
     sched,

@@ -9,13 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import type { ServerDialect } from './dialect';
 import { HttpError, methodNotAllowed } from './errors';
 import { headerToken } from './token';
 import type { Reply, RequestContext, Router, RouteMeta } from './router';
 
 export interface StreamReply extends Reply {
-  /** Takes over the live response (event stream). */
-  stream: (res: ServerResponse, ctx: RequestContext) => void;
+  /** Takes over the live response (event stream); `encode` turns a message into the wire's JSON. */
+  stream: (res: ServerResponse, ctx: RequestContext, encode: (message: unknown) => string) => void;
 }
 
 export interface ServiceServerOptions {
@@ -34,6 +35,8 @@ export interface ServiceServerOptions {
   onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Serve HTTPS with these PEM texts; with `clientCa`, clients must present a certificate it signed. */
   tls?: ServerTls;
+  /** Serve Nomad's or Consul's names instead of the neutral ones (headers, bodies, statuses). */
+  dialect?: ServerDialect;
 }
 
 export interface ServerTls {
@@ -50,6 +53,9 @@ const GZIP_OPTIONS = { level: 1 };
 export function createServiceServer(opts: ServiceServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const tokenHeader = `${opts.headerPrefix}Token`.toLowerCase();
+  const dialect = opts.dialect;
+  const encode = (message: unknown): string =>
+    JSON.stringify(dialect ? dialect.outbound(message, 'GET') : message);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     res.on('finish', () =>
@@ -86,6 +92,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     const onUpgrade = opts.onUpgrade;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => undefined);
+      if (dialect) req.headers = dialect.inboundHeaders(req.headers);
       try {
         onUpgrade(req, socket, head);
       } catch (err) {
@@ -107,23 +114,26 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
 
     let bodyPromise: Promise<Buffer> | undefined;
     const raw = (): Promise<Buffer> => (bodyPromise ??= readBody(req, maxBody));
+    const headers = dialect ? dialect.inboundHeaders(req.headers) : req.headers;
     const ctx: RequestContext = {
       method,
       path: url.pathname,
       params: {},
       query: url.searchParams,
-      headers: req.headers,
+      headers,
       signal: abort.signal,
-      token: extractToken(req, url, tokenHeader, opts.tokenFromQuery === true),
+      token: extractToken(headers, url, tokenHeader, opts.tokenFromQuery === true),
       raw,
       json: async () => {
         const buf = await raw();
         if (buf.length === 0) return undefined;
+        let parsed: unknown;
         try {
-          return JSON.parse(buf.toString('utf8')) as unknown;
+          parsed = JSON.parse(buf.toString('utf8')) as unknown;
         } catch (err) {
           throw new HttpError(400, `failed to parse JSON body: ${(err as Error).message}`);
         }
+        return dialect ? dialect.inbound(parsed) : parsed;
       },
     };
 
@@ -137,7 +147,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       if (opts.authorize) await opts.authorize(ctx, match.meta);
       const reply = await match.handler(ctx);
       if ('stream' in reply && typeof (reply as StreamReply).stream === 'function') {
-        (reply as StreamReply).stream(res, ctx);
+        (reply as StreamReply).stream(res, ctx, encode);
         return;
       }
       if (!req.complete) await raw().catch(() => undefined);
@@ -150,7 +160,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       if (err instanceof HttpError) {
         if (!req.complete) await raw().catch(() => undefined);
         const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
-        res.writeHead(err.status, headers);
+        res.writeHead(dialect ? dialect.status(err) : err.status, headers);
         res.end(err.message);
         return;
       }
@@ -158,22 +168,27 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     }
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
+  function serviceHeaders(reply: Reply): Record<string, string> {
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
     if (reply.index !== undefined) {
       headers[`${opts.headerPrefix}Index`] = String(Math.max(1, reply.index));
       headers[`${opts.headerPrefix}LastContact`] = '0';
       headers[`${opts.headerPrefix}KnownLeader`] = 'true';
     }
+    if (!dialect) return headers;
+    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [dialect.outboundHeader(k), v]));
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
+    const headers = serviceHeaders(reply);
     let payload: Buffer;
     if (reply.rawBody !== undefined) {
       payload = Buffer.isBuffer(reply.rawBody) ? reply.rawBody : Buffer.from(reply.rawBody);
       headers['content-type'] = reply.contentType ?? 'application/octet-stream';
     } else {
       const pretty = url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
-      const text = pretty
-        ? JSON.stringify(reply.body ?? null, null, 4) + '\n'
-        : JSON.stringify(reply.body ?? null);
+      const body = dialect ? dialect.outbound(reply.body ?? null, req.method ?? 'GET') : (reply.body ?? null);
+      const text = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
       payload = Buffer.from(text);
       headers['content-type'] = 'application/json';
     }
@@ -192,12 +207,12 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
 }
 
 function extractToken(
-  req: IncomingMessage,
+  headers: IncomingMessage['headers'],
   url: URL,
   tokenHeader: string,
   fromQuery: boolean,
 ): string | undefined {
-  const fromHeaders = headerToken(req.headers, tokenHeader);
+  const fromHeaders = headerToken(headers, tokenHeader);
   if (fromHeaders !== undefined) return fromHeaders;
   if (fromQuery) {
     const q = url.searchParams.get('token');

@@ -1,5 +1,6 @@
 import { copyJson } from '../json-copy';
 import type { Job } from './schemas';
+import { dropServerOwned } from './server-owned';
 
 /*
  * Job canonicalization, after Nomad's api package (Job.Canonicalize and the Canonicalize methods of
@@ -344,6 +345,11 @@ function canonicalizeTask(t: Rec, group: Rec, job: Rec): void {
     listOrNull(secrets, ['Policies']);
   }
   for (const tmpl of recs(t, 'Templates')) canonicalizeTemplate(tmpl);
+  // Nomad 1.11's secret blocks (its task `Secrets` list; `SecretBlocks` in neutral names).
+  for (const s of recs(t, 'SecretBlocks')) {
+    fill(s, { Name: '', Provider: '', Path: '' });
+    mapOrNull(s, ['Config', 'Env']);
+  }
   canonicalizeServices(t, job, group, t);
   canonicalizeConstraints(t, 'Constraints');
   canonicalizeAffinities(t, 'Affinities');
@@ -539,5 +545,6 @@ export const SERVER_MANAGED_JOB_FIELDS = [
 export function comparableJob(job: Job): Job {
   const c = canonicalizeJob(job) as Rec;
   for (const k of SERVER_MANAGED_JOB_FIELDS) delete c[k];
+  dropServerOwned(c);
   return c as Job;
 }

@@ -11,6 +11,7 @@ import {
   ServerError,
 } from '../errors';
 import { formatIssuePath, type Transport } from '../transport';
+import type { Dialect } from '../dialect';
 import { EventStreamMessageSchema, type EventStreamMessage } from './schemas';
 
 export interface ReconnectOptions {
@@ -77,7 +78,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-function parseLine(line: string): EventStreamMessage | undefined {
+function parseLine(line: string, dialect: Dialect): EventStreamMessage | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -88,7 +89,7 @@ function parseLine(line: string): EventStreamMessage | undefined {
   if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && !('Index' in parsed)) {
     return undefined;
   }
-  const result = EventStreamMessageSchema.safeParse(parsed);
+  const result = EventStreamMessageSchema.safeParse(dialect.fromWire(parsed));
   if (!result.success) {
     const issue = result.error.issues[0]!;
     throw new ResponseSchemaError('GET', PATH, formatIssuePath(issue.path), issue.message);
@@ -133,7 +134,7 @@ export class EventsApi {
           params: { topic },
         });
         for await (const line of lines) {
-          const msg = parseLine(line);
+          const msg = parseLine(line, this.t.dialect);
           if (!msg) continue;
           failures = 0;
           // The server may repeat the message at the resume index; each index is delivered once.

@@ -4,7 +4,14 @@
  * (SCHED_ADDR, SCHED_TOKEN, ... or NOMAD_* / CONSUL_* under those flavors), as the CLIs do.
  */
 import { z } from 'zod';
-import { settingsFromEnv, normalizeAddress, type Env, type Flavor, type ServiceKind } from '../../api/env';
+import {
+  flavorFromEnv,
+  settingsFromEnv,
+  normalizeAddress,
+  type Env,
+  type Flavor,
+  type ServiceKind,
+} from '../../api/env';
 import type { TransportOptions } from '../../api/transport';
 import { attr } from '../schema';
 import type { Diagnostic } from '../values';
@@ -36,7 +43,7 @@ export function connectionShape(service: ServiceKind): Record<string, z.ZodType>
     }),
     flavor: attr(z.enum([native, hashicorp]).nullish(), {
       optional: true,
-      description: `"${native}" (default) or "${hashicorp}": header prefixes and environment names of a real ${hashicorp === 'nomad' ? 'Nomad' : 'Consul'} cluster.`,
+      description: `"${native}" (default, or from ${service === 'scheduler' ? 'SCHED_FLAVOR' : 'REG_FLAVOR'}) or "${hashicorp}": the header, field and environment names of a real ${hashicorp === 'nomad' ? 'Nomad' : 'Consul'} cluster.`,
     }),
     headers: attr(z.record(z.string(), z.string()).nullish(), {
       optional: true,
@@ -132,7 +139,8 @@ export function resolveConnection(
   config: Record<string, unknown>,
   env: Env = process.env,
 ): ResolvedConnection {
-  const flavor = (knownString(config['flavor']) as Flavor | undefined) ?? 'sched';
+  const flavor =
+    (knownString(config['flavor']) as Flavor | undefined) ?? flavorFromEnv(service, env) ?? 'sched';
   const fromEnv = settingsFromEnv(service, flavor, env);
   const token = knownString(config['token']) || fromEnv.token;
   const namespace = knownString(config['namespace']) ?? fromEnv.namespace;

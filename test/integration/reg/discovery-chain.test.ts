@@ -52,21 +52,22 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       Datacenter: 'dc1',
       Protocol: 'tcp',
       Default: true,
-      StartNode: 'resolver:plain.default.dc1',
+      StartNode: 'resolver:plain.default.default.dc1',
     });
     expect(c.CustomizationHash).toBeUndefined();
     expect(c.Nodes).toEqual({
-      'resolver:plain.default.dc1': {
+      'resolver:plain.default.default.dc1': {
         Type: 'resolver',
-        Name: 'plain.default.dc1',
-        Resolver: { Default: true, ConnectTimeout: '5s', Target: 'plain.default.dc1' },
+        Name: 'plain.default.default.dc1',
+        Resolver: { Default: true, ConnectTimeout: '5s', Target: 'plain.default.default.dc1' },
       },
     });
     expect(c.Targets).toEqual({
-      'plain.default.dc1': {
-        ID: 'plain.default.dc1',
+      'plain.default.default.dc1': {
+        ID: 'plain.default.default.dc1',
         Service: 'plain',
         Namespace: 'default',
+        Partition: 'default',
         Datacenter: 'dc1',
         MeshGateway: {},
         Subset: {},
@@ -78,15 +79,19 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     });
     // The typed client parses the same answer.
     const { value, meta } = await agent.client().discoveryChain.read('plain');
-    expect(value.StartNode).toBe('resolver:plain.default.dc1');
+    expect(value.StartNode).toBe('resolver:plain.default.default.dc1');
     expect(meta.index).toBeGreaterThan(0);
   });
 
   test('compile-dc and ns change the basis of compilation', async () => {
     await agent.http('PUT', '/v1/namespace', { Name: 'team' });
     const c = await chain('plain', '?compile-dc=dc7&ns=team');
-    expect(c).toMatchObject({ Namespace: 'team', Datacenter: 'dc7', StartNode: 'resolver:plain.team.dc7' });
-    expect(c.Targets['plain.team.dc7']).toMatchObject({ SNI: `plain.team.dc7.internal.${td}` });
+    expect(c).toMatchObject({
+      Namespace: 'team',
+      Datacenter: 'dc7',
+      StartNode: 'resolver:plain.team.default.dc7',
+    });
+    expect(c.Targets['plain.team.default.dc7']).toMatchObject({ SNI: `plain.team.dc7.internal.${td}` });
   });
 
   test('a resolver with subsets, a default subset and failover across datacenters', async () => {
@@ -102,22 +107,22 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       Failover: { '*': { Datacenters: ['dc3', 'dc1', 'dc4'] } },
     });
     const c = await chain('web');
-    expect(c.StartNode).toBe('resolver:v1.web.default.dc1');
+    expect(c.StartNode).toBe('resolver:v1.web.default.default.dc1');
     expect(c.Default).toBe(false);
-    expect(c.Nodes['resolver:v1.web.default.dc1']!.Resolver).toEqual({
+    expect(c.Nodes['resolver:v1.web.default.default.dc1']!.Resolver).toEqual({
       Default: false,
       ConnectTimeout: '15s',
-      Target: 'v1.web.default.dc1',
+      Target: 'v1.web.default.default.dc1',
       // dc1 is the target itself: never a failover target.
-      Failover: { Targets: ['v1.web.default.dc3', 'v1.web.default.dc4'] },
+      Failover: { Targets: ['v1.web.default.default.dc3', 'v1.web.default.default.dc4'] },
     });
-    expect(Object.keys(c.Nodes)).toEqual(['resolver:v1.web.default.dc1']);
+    expect(Object.keys(c.Nodes)).toEqual(['resolver:v1.web.default.default.dc1']);
     expect(Object.keys(c.Targets).sort()).toEqual([
-      'v1.web.default.dc1',
-      'v1.web.default.dc3',
-      'v1.web.default.dc4',
+      'v1.web.default.default.dc1',
+      'v1.web.default.default.dc3',
+      'v1.web.default.default.dc4',
     ]);
-    expect(c.Targets['v1.web.default.dc3']).toMatchObject({
+    expect(c.Targets['v1.web.default.default.dc3']).toMatchObject({
       Service: 'web',
       ServiceSubset: 'v1',
       Datacenter: 'dc3',
@@ -134,22 +139,25 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       Failover: { '*': { Targets: [{ Service: 'pay-backup' }, { Service: 'pay', Datacenter: 'dc2' }] } },
     });
     const c = await chain('pay');
-    expect(c.Nodes['resolver:pay.default.dc1']!.Resolver!['Failover']).toEqual({
-      Targets: ['pay-backup.default.dc1', 'pay.default.dc2'],
+    expect(c.Nodes['resolver:pay.default.default.dc1']!.Resolver!['Failover']).toEqual({
+      Targets: ['pay-backup.default.default.dc1', 'pay.default.default.dc2'],
     });
-    expect(c.Targets['pay-backup.default.dc1']).toMatchObject({
+    expect(c.Targets['pay-backup.default.default.dc1']).toMatchObject({
       Service: 'pay-backup',
       ConnectTimeout: '5s',
     });
 
     await apply({ Kind: 'service-resolver', Name: 'old', Redirect: { Service: 'pay', Datacenter: 'dc2' } });
     const r = await chain('old');
-    expect(r.StartNode).toBe('resolver:pay.default.dc2');
+    expect(r.StartNode).toBe('resolver:pay.default.default.dc2');
     // The redirect lands on pay's own resolver, whose failover now starts from dc2.
-    expect(r.Nodes['resolver:pay.default.dc2']!.Resolver!['Failover']).toEqual({
-      Targets: ['pay-backup.default.dc2'],
+    expect(r.Nodes['resolver:pay.default.default.dc2']!.Resolver!['Failover']).toEqual({
+      Targets: ['pay-backup.default.default.dc2'],
     });
-    expect(Object.keys(r.Targets).sort()).toEqual(['pay-backup.default.dc2', 'pay.default.dc2']);
+    expect(Object.keys(r.Targets).sort()).toEqual([
+      'pay-backup.default.default.dc2',
+      'pay.default.default.dc2',
+    ]);
   });
 
   test('a splitter in front of subsets (Consul sample: version split for an alternate datacenter)', async () => {
@@ -174,11 +182,14 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       Type: 'splitter',
       Name: 'shop.default',
       Splits: [
-        { Weight: 90, NextNode: 'resolver:v1.shop.default.dc2' },
-        { Weight: 10, NextNode: 'resolver:v2.shop.default.dc2' },
+        { Weight: 90, NextNode: 'resolver:v1.shop.default.default.dc2' },
+        { Weight: 10, NextNode: 'resolver:v2.shop.default.default.dc2' },
       ],
     });
-    expect(Object.keys(c.Targets).sort()).toEqual(['v1.shop.default.dc2', 'v2.shop.default.dc2']);
+    expect(Object.keys(c.Targets).sort()).toEqual([
+      'v1.shop.default.default.dc2',
+      'v2.shop.default.default.dc2',
+    ]);
   });
 
   test('nested splitters are flattened with multiplied weights', async () => {
@@ -201,9 +212,9 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     });
     const c = await chain('front');
     expect(c.Nodes['splitter:front.default']!.Splits).toEqual([
-      { Weight: 10, NextNode: 'resolver:a1.default.dc1' },
-      { Weight: 40, NextNode: 'resolver:a2.default.dc1' },
-      { Weight: 50, NextNode: 'resolver:b.default.dc1' },
+      { Weight: 10, NextNode: 'resolver:a1.default.default.dc1' },
+      { Weight: 40, NextNode: 'resolver:a2.default.default.dc1' },
+      { Weight: 50, NextNode: 'resolver:b.default.default.dc1' },
     ]);
     expect(c.Nodes['splitter:front-a.default']).toBeUndefined();
     await agent.http('DELETE', '/v1/config/service-splitter/front');
@@ -242,11 +253,11 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     expect(c).toMatchObject({ Protocol: 'http', StartNode: 'router:site.default', Default: false });
     const routes = c.Nodes['router:site.default']!.Routes!;
     expect(routes.map((r) => r.NextNode)).toEqual([
-      'resolver:admin.default.dc1',
-      'resolver:canary.site.default.dc1',
-      'resolver:health.default.dc1',
-      'resolver:api.default.dc1',
-      'resolver:site.default.dc1',
+      'resolver:admin.default.default.dc1',
+      'resolver:canary.site.default.default.dc1',
+      'resolver:health.default.default.dc1',
+      'resolver:api.default.default.dc1',
+      'resolver:site.default.default.dc1',
     ]);
     expect(routes[0]!.Definition).toEqual({
       Match: { HTTP: { PathPrefix: '/admin' } },
@@ -265,8 +276,8 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       Match: { HTTP: { PathPrefix: '/' } },
       Destination: { Service: 'site', Namespace: 'default' },
     });
-    expect(c.Nodes['resolver:admin.default.dc1']!.Resolver).toMatchObject({ Default: true });
-    expect(c.Targets['canary.site.default.dc1']).toMatchObject({
+    expect(c.Nodes['resolver:admin.default.default.dc1']!.Resolver).toMatchObject({ Default: true });
+    expect(c.Targets['canary.site.default.default.dc1']).toMatchObject({
       Subset: { Filter: 'Service.Meta.flavor == canary' },
     });
   });
@@ -283,9 +294,9 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
       OverrideMeshGateway: { Mode: 'remote' },
     });
     expect(c.CustomizationHash).toMatch(/^[0-9a-f]{8}$/);
-    expect(c).toMatchObject({ Protocol: 'grpc', StartNode: 'resolver:legacy.default.dc2' });
-    expect(c.Nodes['resolver:legacy.default.dc2']!.Resolver).toMatchObject({ ConnectTimeout: '7s' });
-    expect(c.Targets['legacy.default.dc2']).toMatchObject({
+    expect(c).toMatchObject({ Protocol: 'grpc', StartNode: 'resolver:legacy.default.default.dc2' });
+    expect(c.Nodes['resolver:legacy.default.default.dc2']!.Resolver).toMatchObject({ ConnectTimeout: '7s' });
+    expect(c.Targets['legacy.default.default.dc2']).toMatchObject({
       MeshGateway: { Mode: 'remote' },
       ConnectTimeout: '7s',
     });
@@ -301,10 +312,10 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     const c = await chain('site', '', { OverrideProtocol: 'tcp' });
     expect(c.Protocol).toBe('tcp');
     expect(c.CustomizationHash).toMatch(/^[0-9a-f]{8}$/);
-    expect(c.StartNode).toBe('resolver:site.default.dc1');
+    expect(c.StartNode).toBe('resolver:site.default.default.dc1');
     expect(Object.values(c.Nodes).map((n) => n.Type)).toEqual(['resolver']);
     const s = await chain('shop', '', { OverrideProtocol: 'tcp' });
-    expect(s.StartNode).toBe('resolver:v1.shop.default.dc1');
+    expect(s.StartNode).toBe('resolver:v1.shop.default.default.dc1');
   });
 
   test('an L7 override of a TCP chain adds no router or splitter', async () => {
@@ -316,9 +327,9 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     });
     expect(refused.status).toBe(400);
     const c = await chain('raw', '', { OverrideProtocol: 'http' });
-    expect(c).toMatchObject({ Protocol: 'http', StartNode: 'resolver:raw.default.dc1' });
+    expect(c).toMatchObject({ Protocol: 'http', StartNode: 'resolver:raw.default.default.dc1' });
     expect(c.CustomizationHash).toMatch(/^[0-9a-f]{8}$/);
-    expect(Object.keys(c.Nodes)).toEqual(['resolver:raw.default.dc1']);
+    expect(Object.keys(c.Nodes)).toEqual(['resolver:raw.default.default.dc1']);
   });
 
   test('bad overrides are 400 naming the field', async () => {
@@ -335,7 +346,7 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
   test('a blocking read of a chain wakes when a config entry changes it', async () => {
     const reg = agent.client();
     const first = await reg.discoveryChain.read('late');
-    expect(first.value.StartNode).toBe('resolver:late.default.dc1');
+    expect(first.value.StartNode).toBe('resolver:late.default.default.dc1');
     const waiting = reg.discoveryChain.read('late', { index: first.meta.index, wait: '5s' });
     setTimeout(
       () => void apply({ Kind: 'service-resolver', Name: 'late', Redirect: { Service: 'plain' } }),
@@ -343,6 +354,6 @@ describe('compiled discovery chain (spec 2 and 4.4)', () => {
     );
     const next = await waiting;
     expect(next.meta.index).toBeGreaterThan(first.meta.index);
-    expect(next.value.StartNode).toBe('resolver:plain.default.dc1');
+    expect(next.value.StartNode).toBe('resolver:plain.default.default.dc1');
   });
 });

@@ -28,7 +28,7 @@ describe('namespaces (spec 4.2, section 3)', () => {
     const updated = await reg.namespaces.update('team-a', { Description: 'Team A (renamed)' });
     expect(updated.Description).toBe('Team A (renamed)');
     expect(updated.CreateIndex).toBe(ns.CreateIndex);
-    expect(updated.ModifyIndex).toBeGreaterThan(ns.ModifyIndex);
+    expect(updated.ModifyIndex).toBeGreaterThan(ns.ModifyIndex!);
     const names = (await reg.namespaces.list()).value.map((n) => n.Name);
     expect(names).toEqual(expect.arrayContaining(['default', 'team-a']));
     await expect(reg.namespaces.read('missing')).rejects.toBeInstanceOf(NotFoundError);

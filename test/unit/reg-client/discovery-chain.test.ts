@@ -30,11 +30,11 @@ describe('reg client: discovery chain', () => {
     expect(start.Routes.at(-1)!.Definition.Match?.HTTP?.PathPrefix).toBe('/');
     const split = value.Nodes['splitter:web.default'];
     expect(split?.Type === 'splitter' && split.Splits.map((s) => s.Weight)).toEqual([90, 10]);
-    const v1 = value.Nodes['resolver:v1.web.default.dc1'];
-    expect(v1?.Type === 'resolver' && v1.Resolver.Failover?.Targets).toEqual(['v1.web.default.dc2']);
-    const v2 = value.Nodes['resolver:v2.web.default.dc1'];
+    const v1 = value.Nodes['resolver:v1.web.default.default.dc1'];
+    expect(v1?.Type === 'resolver' && v1.Resolver.Failover?.Targets).toEqual(['v1.web.default.default.dc2']);
+    const v2 = value.Nodes['resolver:v2.web.default.default.dc1'];
     expect(v2?.Type === 'resolver' && v2.Resolver.Failover).toBeUndefined();
-    expect(value.Targets['v2.web.default.dc1']?.Subset?.Filter).toBe('Service.Meta.version == v2');
+    expect(value.Targets['v2.web.default.default.dc1']?.Subset?.Filter).toBe('Service.Meta.version == v2');
   });
 
   it('POSTs the overrides, keeping read parameters in the query', async () => {

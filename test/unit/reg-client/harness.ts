@@ -100,7 +100,7 @@ export const chain = {
               RetryOnStatusCodes: [503],
             },
           },
-          NextNode: 'resolver:admin.default.dc1',
+          NextNode: 'resolver:admin.default.default.dc1',
         },
         {
           Definition: { Match: { HTTP: { PathPrefix: '/' } }, Destination: { Service: 'web' } },
@@ -112,35 +112,53 @@ export const chain = {
       Type: 'splitter',
       Name: 'web.default',
       Splits: [
-        { Weight: 90, NextNode: 'resolver:v1.web.default.dc1' },
-        { Weight: 10, NextNode: 'resolver:v2.web.default.dc1' },
+        { Weight: 90, NextNode: 'resolver:v1.web.default.default.dc1' },
+        { Weight: 10, NextNode: 'resolver:v2.web.default.default.dc1' },
       ],
     },
-    'resolver:v1.web.default.dc1': {
+    'resolver:v1.web.default.default.dc1': {
       Type: 'resolver',
-      Name: 'v1.web.default.dc1',
+      Name: 'v1.web.default.default.dc1',
       Resolver: {
         ConnectTimeout: '5s',
-        Target: 'v1.web.default.dc1',
-        Failover: { Targets: ['v1.web.default.dc2'] },
+        Target: 'v1.web.default.default.dc1',
+        Failover: { Targets: ['v1.web.default.default.dc2'] },
       },
     },
-    'resolver:v2.web.default.dc1': {
+    'resolver:v2.web.default.default.dc1': {
       Type: 'resolver',
-      Name: 'v2.web.default.dc1',
-      Resolver: { ConnectTimeout: '5s', Target: 'v2.web.default.dc1', Failover: null },
+      Name: 'v2.web.default.default.dc1',
+      Resolver: { ConnectTimeout: '5s', Target: 'v2.web.default.default.dc1', Failover: null },
     },
-    'resolver:admin.default.dc1': {
+    'resolver:admin.default.default.dc1': {
       Type: 'resolver',
-      Name: 'admin.default.dc1',
-      Resolver: { Default: true, ConnectTimeout: '5s', Target: 'admin.default.dc1' },
+      Name: 'admin.default.default.dc1',
+      Resolver: { Default: true, ConnectTimeout: '5s', Target: 'admin.default.default.dc1' },
     },
   },
   Targets: {
-    'v1.web.default.dc1': target('v1.web.default.dc1', 'web', 'v1', 'dc1', 'Service.Meta.version == v1'),
-    'v1.web.default.dc2': target('v1.web.default.dc2', 'web', 'v1', 'dc2', 'Service.Meta.version == v1'),
-    'v2.web.default.dc1': target('v2.web.default.dc1', 'web', 'v2', 'dc1', 'Service.Meta.version == v2'),
-    'admin.default.dc1': target('admin.default.dc1', 'admin', '', 'dc1', ''),
+    'v1.web.default.default.dc1': target(
+      'v1.web.default.default.dc1',
+      'web',
+      'v1',
+      'dc1',
+      'Service.Meta.version == v1',
+    ),
+    'v1.web.default.default.dc2': target(
+      'v1.web.default.default.dc2',
+      'web',
+      'v1',
+      'dc2',
+      'Service.Meta.version == v1',
+    ),
+    'v2.web.default.default.dc1': target(
+      'v2.web.default.default.dc1',
+      'web',
+      'v2',
+      'dc1',
+      'Service.Meta.version == v2',
+    ),
+    'admin.default.default.dc1': target('admin.default.default.dc1', 'admin', '', 'dc1', ''),
   },
 };
 

@@ -95,8 +95,9 @@ export function addAuthMethodRoutes(router: Router, rc: RegContext): void {
     'DELETE',
     '/v1/acl/auth-method/:name',
     (ctx) => {
-      const { result } = store.write((tx) => deleteAuthMethod(tx, ns(ctx), ctx.params['name']!));
-      return { body: result };
+      store.write((tx) => deleteAuthMethod(tx, ns(ctx), ctx.params['name']!));
+      // Consul answers true whether or not the method existed: deleting is idempotent.
+      return { body: true };
     },
     { acl: 'acl:write' },
   );

@@ -27,6 +27,7 @@ import {
   renderTarget,
   rewrite,
   targetId,
+  PARTITION,
   targetSni,
   type ResolvedOpts,
   type Target,
@@ -96,6 +97,7 @@ class Compiler {
     const chain: Record<string, unknown> = {
       ServiceName: this.req.serviceName,
       Namespace: this.req.namespace,
+      Partition: PARTITION,
       Datacenter: this.req.datacenter,
     };
     const hash = this.customizationHash();

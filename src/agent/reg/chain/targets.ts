@@ -24,10 +24,21 @@ export interface ResolvedOpts {
   Peer: string;
 }
 
-/** `[<subset>.]<service>.<namespace>.<datacenter>`; peered targets name the peer instead of a datacenter. */
+/**
+ * The agent serves one admin partition, `default`, as Consul CE does; target IDs carry it since
+ * Consul 1.11.
+ */
+export const PARTITION = 'default';
+
+/**
+ * Consul's ChainID: `[<subset>.]<service>.<namespace>.<partition>.<datacenter>`; peered targets name
+ * the peer instead of a datacenter.
+ */
 export function targetId(o: ResolvedOpts): string {
   const head = o.ServiceSubset ? `${o.ServiceSubset}.${o.Service}` : o.Service;
-  return o.Peer ? `${head}.${o.Namespace}.external.${o.Peer}` : `${head}.${o.Namespace}.${o.Datacenter}`;
+  return o.Peer
+    ? `${head}.${o.Namespace}.${PARTITION}.external.${o.Peer}`
+    : `${head}.${o.Namespace}.${PARTITION}.${o.Datacenter}`;
 }
 
 /** Consul's connect SNI: `[<subset>.]<service>.<namespace>.<datacenter>.internal.<trust domain>`. */
@@ -64,7 +75,9 @@ export function renderTarget(t: Target, goDuration: (ms: number) => string): Rec
   const out: Record<string, unknown> = { ID: t.ID, Service: t.Service };
   if (t.ServiceSubset) out['ServiceSubset'] = t.ServiceSubset;
   out['Namespace'] = t.Namespace;
-  out['Datacenter'] = t.Datacenter;
+  out['Partition'] = PARTITION;
+  // Consul omits empty strings here: a peered target has no datacenter.
+  if (t.Datacenter) out['Datacenter'] = t.Datacenter;
   if (t.Peer) out['Peer'] = t.Peer;
   out['MeshGateway'] = t.MeshGateway.Mode ? { Mode: t.MeshGateway.Mode } : {};
   out['Subset'] = { ...t.Subset };

@@ -40,6 +40,10 @@ export function renderPeering(p: StoredPeering): Record<string, unknown> {
     Meta: p.Meta,
   };
   if (p.DeletedAt) out['DeletedAt'] = p.DeletedAt;
+  // Consul 1.14+ reports the replication stream; this agent replicates no services.
+  out['StreamStatus'] = { ImportedServices: [], ExportedServices: [] };
+  // What the other side said about itself at establishment (Consul 1.15+), once known.
+  out['Remote'] = p.RemoteDatacenter ? { Partition: DEFAULT_PARTITION, Datacenter: p.RemoteDatacenter } : {};
   out['CreateIndex'] = p.CreateIndex;
   out['ModifyIndex'] = p.ModifyIndex;
   return out;

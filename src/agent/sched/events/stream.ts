@@ -43,7 +43,8 @@ export function eventStreamRoutes(
         for (const topic of topics.keys()) if (!topicAllowed(auth, acl, topic, ns)) throw forbidden();
       }
       const reply: StreamReply = {
-        stream: (res) => serve(res, broker, topics, ns, fromIndex, token?.AccessorID, token?.Policies ?? []),
+        stream: (res, _ctx, encode) =>
+          serve(res, encode, broker, topics, ns, fromIndex, token?.AccessorID, token?.Policies ?? []),
       };
       return reply;
     },
@@ -53,6 +54,7 @@ export function eventStreamRoutes(
 
 function serve(
   res: ServerResponse,
+  encode: (message: unknown) => string,
   broker: EventBroker,
   topics: TopicFilter,
   ns: string,
@@ -77,7 +79,7 @@ function serve(
     while (!paused && !done) {
       const m = sub.take();
       if (!m) return;
-      write(JSON.stringify(m) + '\n');
+      write(encode(m) + '\n');
     }
   };
   const finish = (): void => {

@@ -55,14 +55,18 @@ export type DiscoveryResolverNode = z.infer<typeof DiscoveryResolverNodeSchema>;
 export type DiscoverySplitterNode = z.infer<typeof DiscoverySplitterNodeSchema>;
 export type DiscoveryRouterNode = z.infer<typeof DiscoveryRouterNodeSchema>;
 
-/** Target IDs have the form `[<subset>.]<service>.<namespace>.<datacenter>`. */
+/**
+ * Target IDs have the form `[<subset>.]<service>.<namespace>.<partition>.<datacenter>` (Consul 1.11 and
+ * later), or `<service>.<namespace>.<partition>.external.<peer>` for a peered target.
+ */
 export const DiscoveryTargetSchema = z.looseObject({
   ID: z.string(),
   Service: z.string(),
   ServiceSubset: maybe(z.string()),
   Namespace: z.string(),
   Partition: maybe(z.string()),
-  Datacenter: z.string(),
+  // Consul omits it for a target in a peer (failover to a peered cluster).
+  Datacenter: maybe(z.string()),
   Peer: maybe(z.string()),
   MeshGateway: maybe(MeshGatewayConfigSchema),
   Subset: maybe(ServiceResolverSubsetSchema),

@@ -15,8 +15,9 @@ export const NamespaceSchema = z.looseObject({
   Partition: maybe(z.string()),
   /** Set once the namespace is marked for deletion; it stays readable until background deletion ends. */
   DeletedAt: maybe(z.string()),
-  CreateIndex: z.number(),
-  ModifyIndex: z.number(),
+  // Consul lists the built-in `default` namespace without indexes.
+  CreateIndex: maybe(z.number()),
+  ModifyIndex: maybe(z.number()),
 });
 export type Namespace = z.infer<typeof NamespaceSchema>;
 

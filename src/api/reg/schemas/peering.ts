@@ -15,6 +15,18 @@ export const PeeringSchema = z.looseObject({
   PeerCAPems: maybe(z.array(z.string())),
   Meta: maybe(StringMapSchema),
   DeletedAt: maybe(z.string()),
+  /** Health of the replication stream (Consul 1.14+): last heartbeat, send and receive times. */
+  StreamStatus: maybe(
+    z.looseObject({
+      ImportedServices: maybe(z.array(z.string())),
+      ExportedServices: maybe(z.array(z.string())),
+      LastHeartbeat: maybe(z.string()),
+      LastReceive: maybe(z.string()),
+      LastSend: maybe(z.string()),
+    }),
+  ),
+  /** What the peer told about itself at establishment (Consul 1.15+). */
+  Remote: maybe(z.looseObject({ Partition: maybe(z.string()), Datacenter: maybe(z.string()) })),
   CreateIndex: z.number(),
   ModifyIndex: z.number(),
 });

@@ -151,6 +151,39 @@ export const SecretsSchema = z.looseObject({
 });
 export type Secrets = z.infer<typeof SecretsSchema>;
 
+/**
+ * A task's secret block of Nomad 1.11 (its task `Secrets` list; `SecretBlocks` in the neutral names,
+ * since the neutral `Secrets` is the secrets-integration block above).
+ */
+export const SecretBlockSchema = z.looseObject({
+  Name: z.string(),
+  Provider: OptString,
+  Path: OptString,
+  Config: FreeMap,
+  Env: StringMap,
+});
+export type SecretBlock = z.infer<typeof SecretBlockSchema>;
+
+/** The registry-integration block of a group or task (Nomad's `Consul`): which registry cluster and namespace. */
+export const RegistryBlockSchema = z.looseObject({
+  Namespace: OptString,
+  Cluster: OptString,
+  Partition: OptString,
+});
+export type RegistryBlock = z.infer<typeof RegistryBlockSchema>;
+
+export const WorkloadIdentitySchema = z.looseObject({
+  Name: OptString,
+  Audience: StringList,
+  ChangeMode: OptString,
+  ChangeSignal: OptString,
+  Env: OptBool,
+  File: OptBool,
+  ServiceName: OptString,
+  TTL: z.number().nullish(),
+});
+export type WorkloadIdentity = z.infer<typeof WorkloadIdentitySchema>;
+
 export const VolumeMountSchema = z.looseObject({
   Volume: OptString,
   Destination: OptString,
@@ -215,6 +248,8 @@ export const TaskSchema = z.looseObject({
   LogConfig: LogConfigSchema.nullish(),
   Artifacts: list(TaskArtifactSchema),
   Secrets: SecretsSchema.nullish(),
+  SecretBlocks: list(SecretBlockSchema),
+  Registry: RegistryBlockSchema.nullish(),
   Templates: list(TemplateSchema),
   DispatchPayload: DispatchPayloadConfigSchema.nullish(),
   VolumeMounts: list(VolumeMountSchema),
@@ -223,6 +258,7 @@ export const TaskSchema = z.looseObject({
   ShutdownDelay: Duration,
   Kind: OptString,
   ScalingPolicies: list(ScalingPolicySchema),
+  Identity: WorkloadIdentitySchema.nullish(),
   Identities: list(z.looseObject({ Name: OptString, Audience: StringList, Env: OptBool, File: OptBool })),
 });
 export type Task = z.infer<typeof TaskSchema>;
@@ -249,6 +285,7 @@ export const TaskGroupSchema = z.looseObject({
   MaxClientDisconnect: z.number().nullish(),
   PreventRescheduleOnLost: OptBool,
   Disconnect: DisconnectStrategySchema.nullish(),
+  Registry: RegistryBlockSchema.nullish(),
 });
 export type TaskGroup = z.infer<typeof TaskGroupSchema>;
 
@@ -306,6 +343,7 @@ export const JobSchema = z.looseObject({
   SubmitTime: NanoTime,
   SchedTokenID: OptString,
   SecretsNamespace: OptString,
+  RegistryNamespace: OptString,
   SecretsToken: OptString,
   RegistryToken: OptString,
   CreateIndex: OptNumber,

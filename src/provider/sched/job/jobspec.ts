@@ -3,6 +3,7 @@
  * that `nomad job run -json` takes); anything else is HCL2 and goes to the cluster's parse endpoint,
  * which owns the HCL language, its functions and variable rules.
  */
+import { neutralJob } from '../../../api/dialect/nomad-jobspec';
 import { copyJson } from '../../../api/json-copy';
 import { formatIssuePath } from '../../../api/transport';
 import { JobSchema, type Job } from '../../../api/sched/schemas';
@@ -107,10 +108,11 @@ function parseJsonUncached(text: string): Job {
   if (isRecord(raw) && isRecord(raw['Job']) && raw['ID'] === undefined) raw = raw['Job'];
   if (!isRecord(raw))
     throw new JobspecError([errorAt(PATH, 'Invalid jobspec', 'the JSON must be a job object')]);
-  const parsed = JobSchema.safeParse(raw);
+  const job = neutralJob(raw);
+  const parsed = JobSchema.safeParse(job);
   if (!parsed.success) {
     // A missing ID reads better as the rule than as a type error.
-    const missingId = typeof raw['ID'] !== 'string';
+    const missingId = typeof job['ID'] !== 'string';
     const issues = parsed.error.issues.filter(
       (i) => !(missingId && i.path.length === 1 && i.path[0] === 'ID'),
     );

@@ -54,9 +54,9 @@ describe('reg data sources: reg_namespace and reg_discovery_chain', () => {
       service: 'plain',
       id: 'plain.default.dc1',
       protocol: 'tcp',
-      start_node: 'resolver:plain.default.dc1',
+      start_node: 'resolver:plain.default.default.dc1',
       customization_hash: null,
-      target_ids: ['plain.default.dc1'],
+      target_ids: ['plain.default.default.dc1'],
     });
     expect(c['chain']).toMatchObject({ ServiceName: 'plain', Default: true });
   });
@@ -69,12 +69,12 @@ describe('reg data sources: reg_namespace and reg_discovery_chain', () => {
       start_node: 'router:site.default',
       customization_hash: null,
     });
-    expect(plain['target_ids']).toEqual(['admin.default.dc1', 'site.default.dc1']);
+    expect(plain['target_ids']).toEqual(['admin.default.default.dc1', 'site.default.default.dc1']);
 
     const tcp = await ds.read({ service: 'site', override_protocol: 'tcp' });
     expect(tcp['protocol']).toBe('tcp');
     expect(tcp['customization_hash']).toMatch(/^[0-9a-f]{8}$/);
-    expect(tcp['start_node']).toBe('resolver:site.default.dc1');
+    expect(tcp['start_node']).toBe('resolver:site.default.default.dc1');
     const nodes = (tcp['chain'] as { Nodes: Record<string, { Type: string }> }).Nodes;
     expect(Object.values(nodes).map((n) => n.Type)).toEqual(['resolver']);
   });
@@ -87,12 +87,12 @@ describe('reg data sources: reg_namespace and reg_discovery_chain', () => {
       override_connect_timeout: '7s',
       override_mesh_gateway: { mode: 'remote' },
     });
-    expect(c).toMatchObject({ id: 'plain.default.dc2', start_node: 'resolver:plain.default.dc2' });
+    expect(c).toMatchObject({ id: 'plain.default.dc2', start_node: 'resolver:plain.default.default.dc2' });
     expect(c['customization_hash']).toMatch(/^[0-9a-f]{8}$/);
     const chain = c['chain'] as {
       Targets: Record<string, { MeshGateway?: { Mode?: string }; ConnectTimeout?: string }>;
     };
-    expect(chain.Targets['plain.default.dc2']).toMatchObject({
+    expect(chain.Targets['plain.default.default.dc2']).toMatchObject({
       MeshGateway: { Mode: 'remote' },
       ConnectTimeout: '7s',
     });

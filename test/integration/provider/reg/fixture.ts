@@ -4,6 +4,7 @@
  */
 import { startDevAgent, type DevAgent, type DevAgentOptions } from '../../../../src/agent';
 import { RegClient } from '../../../../src/api/reg/client';
+import { REG_FLAVOR, TEST_DIALECT } from '../../../helpers/dialect';
 import { configureRegProvider } from '../../../../src/provider/reg/provider';
 import type {
   Config,
@@ -50,6 +51,7 @@ export async function startRegFixture(
     timeScale: 0.01,
     nodes: 0,
     log: (l) => logs.push(l),
+    dialect: TEST_DIALECT,
     ...agentOpts,
   });
   const token = agentOpts.bootstrapToken;
@@ -57,10 +59,17 @@ export async function startRegFixture(
     address: agent.registryUrl!,
     env: {},
     retries: { max: 0 },
+    flavor: REG_FLAVOR,
     ...(token ? { token } : {}),
   });
   const provider = configureRegProvider(
-    { address: agent.registryUrl, retries: 0, ...(token ? { token } : {}), ...providerConfig },
+    {
+      address: agent.registryUrl,
+      retries: 0,
+      flavor: REG_FLAVOR,
+      ...(token ? { token } : {}),
+      ...providerConfig,
+    },
     env ?? {},
     { timeouts: { createMs: 10_000, deleteMs: 10_000 } },
   );

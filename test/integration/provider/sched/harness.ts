@@ -1,5 +1,6 @@
 /** Drives the scheduler provider's handlers the way the engine does: plan, then apply, against a real dev agent. */
 import { startAgent, type AgentFixture } from '../../../helpers/agent';
+import { SCHED_FLAVOR } from '../../../helpers/dialect';
 import type { Job } from '../../../../src/api/sched/schemas';
 import { rolling } from '../../../helpers/jobs';
 import type {
@@ -25,7 +26,7 @@ export interface Harness {
 export async function startHarness(providerConfig: Config = {}): Promise<Harness> {
   const f = await startAgent({ registry: false });
   const provider = schedProvider.configure(
-    { address: f.agent.schedulerUrl, token: TOKEN, retries: 0, ...providerConfig },
+    { address: f.agent.schedulerUrl, token: TOKEN, retries: 0, flavor: SCHED_FLAVOR, ...providerConfig },
     {},
   );
   return {

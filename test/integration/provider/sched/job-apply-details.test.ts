@@ -1,3 +1,4 @@
+import { SCHED_FLAVOR } from '../../../helpers/dialect';
 import { mockJob } from '../../../helpers/jobs';
 import { UNKNOWN, isUnknown } from '../../../../src/provider/values';
 import { schedProvider } from '../../../../src/provider/sched/provider';
@@ -76,7 +77,7 @@ describe('sched_job: apply details', () => {
   it('registers jobs into the provider namespace when the spec names none', async () => {
     await h.f.sched.namespaces.upsert({ Name: 'prov-ns' });
     const p = schedProvider.configure(
-      { address: h.f.agent.schedulerUrl, namespace: 'prov-ns', retries: 0 },
+      { address: h.f.agent.schedulerUrl, namespace: 'prov-ns', retries: 0, flavor: SCHED_FLAVOR },
       {},
     );
     try {

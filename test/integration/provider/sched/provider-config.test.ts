@@ -1,3 +1,4 @@
+import { dialectEnv } from '../../../helpers/dialect';
 import { mockJob } from '../../../helpers/jobs';
 import { startAgent, type AgentFixture } from '../../../helpers/agent';
 import { resolveConnection } from '../../../../src/provider/common/connection';
@@ -84,7 +85,7 @@ describe('sched provider configuration', () => {
     await f.sched.jobs.register(mockJob('from-env', { namespace: 'env-ns', count: 1 }));
     const p = schedProvider.configure(
       { retries: 0 },
-      { SCHED_ADDR: f.agent.schedulerUrl, SCHED_NAMESPACE: 'env-ns' },
+      dialectEnv({ SCHED_ADDR: f.agent.schedulerUrl, SCHED_NAMESPACE: 'env-ns' }),
     );
     try {
       const imported = await p.resources['sched_job']!.import('from-env');
@@ -100,7 +101,7 @@ describe('sched provider configuration', () => {
     const secret = 'env-secret-token-42';
     const p = schedProvider.configure(
       { retries: 0 },
-      { SCHED_ADDR: f.agent.schedulerUrl, SCHED_TOKEN: secret },
+      dialectEnv({ SCHED_ADDR: f.agent.schedulerUrl, SCHED_TOKEN: secret }),
     );
     try {
       const h = p.resources['sched_job']!;
