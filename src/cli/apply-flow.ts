@@ -62,10 +62,13 @@ export function printApplySummary(io: CliIO, r: ApplyResult, verb: 'Apply' | 'De
   const added = r.created.length + r.replaced.length;
   const destroyed = r.destroyed.length + r.replaced.length;
   // Terraform words a destroy run's summary by what it destroyed only.
+  // As Terraform: "N imported, " leads when something was imported, ", N forgotten" trails when forgotten.
+  const imported = r.imported.length > 0 ? `${r.imported.length} imported, ` : '';
+  const forgotten = r.forgotten.length > 0 ? `, ${r.forgotten.length} forgotten` : '';
   const counts =
     verb === 'Destroy' && added === 0 && r.updated.length === 0
       ? `${destroyed} destroyed`
-      : `${added} added, ${r.updated.length} changed, ${destroyed} destroyed`;
+      : `${imported}${added} added, ${r.updated.length} changed, ${destroyed} destroyed${forgotten}`;
   if (r.failed.length === 0 && !r.interrupted) {
     io.stdout.write(`\n${verb} complete! Resources: ${counts}.\n`);
     return;
