@@ -8,6 +8,8 @@ import type { StackPlan } from '../engine/plan/types';
 import { createProgress, wantsColor } from '../engine/render';
 import type { StackSession } from '../engine/session';
 import { StateWriter } from '../engine/state';
+import { targetingApplyWarning } from '../engine/plan/targeting';
+import { formatDiagnostic } from '../provider/values';
 import { collectSecretsOfPlan } from './secrets';
 import type { CliIO } from './io';
 
@@ -85,6 +87,12 @@ export function printApplySummary(io: CliIO, r: ApplyResult, verb: 'Apply' | 'De
     io.stderr.write(`\nNot attempted:\n`);
     for (const s of r.skipped) io.stderr.write(`  ${s.address}: ${s.reason}\n`);
   }
+}
+
+/** After a targeted apply, Terraform's warning that the configuration may not be fully applied. */
+export function printTargetingWarning(io: CliIO, plan: StackPlan): void {
+  if (!plan.targets) return;
+  io.stderr.write(`\n${formatDiagnostic(targetingApplyWarning(`cdktf-sched plan --stack ${plan.stack}`))}\n`);
 }
 
 export function printOutputs(io: CliIO, outputs: ApplyResult['outputs']): void {

@@ -25,6 +25,7 @@ import { findOrphanBlocks, planOrphanBlocks } from './steps/orphan-block';
 import { planOutputs } from './steps/outputs';
 import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
+import { targetingPlanWarning } from './targeting';
 import type { StackPlan } from './types';
 
 export interface PlanOptions {
@@ -60,6 +61,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     return plan;
   }
   const ctx = createPlanContext(opts, plan, vars.values, moved);
+  if (plan.targets) plan.diagnostics.push(targetingPlanWarning());
   checkRemovedBlocks(ctx);
   if (!startImports(ctx)) return plan;
 
