@@ -8,6 +8,8 @@ import type { StackPlan } from '../engine/plan/types';
 import { createProgress, wantsColor } from '../engine/render';
 import type { StackSession } from '../engine/session';
 import { StateWriter } from '../engine/state';
+import { targetingApplyWarning } from '../engine/plan/targeting';
+import { formatDiagnostic } from '../provider/values';
 import { collectSecretsOfPlan } from './secrets';
 import type { CliIO } from './io';
 
@@ -62,10 +64,13 @@ export function printApplySummary(io: CliIO, r: ApplyResult, verb: 'Apply' | 'De
   const added = r.created.length + r.replaced.length;
   const destroyed = r.destroyed.length + r.replaced.length;
   // Terraform words a destroy run's summary by what it destroyed only.
+  // As Terraform: "N imported, " leads when something was imported, ", N forgotten" trails when forgotten.
+  const imported = r.imported.length > 0 ? `${r.imported.length} imported, ` : '';
+  const forgotten = r.forgotten.length > 0 ? `, ${r.forgotten.length} forgotten` : '';
   const counts =
     verb === 'Destroy' && added === 0 && r.updated.length === 0
       ? `${destroyed} destroyed`
-      : `${added} added, ${r.updated.length} changed, ${destroyed} destroyed`;
+      : `${imported}${added} added, ${r.updated.length} changed, ${destroyed} destroyed${forgotten}`;
   if (r.failed.length === 0 && !r.interrupted) {
     io.stdout.write(`\n${verb} complete! Resources: ${counts}.\n`);
     return;
@@ -82,6 +87,12 @@ export function printApplySummary(io: CliIO, r: ApplyResult, verb: 'Apply' | 'De
     io.stderr.write(`\nNot attempted:\n`);
     for (const s of r.skipped) io.stderr.write(`  ${s.address}: ${s.reason}\n`);
   }
+}
+
+/** After a targeted apply, Terraform's warning that the configuration may not be fully applied. */
+export function printTargetingWarning(io: CliIO, plan: StackPlan): void {
+  if (!plan.targets) return;
+  io.stderr.write(`\n${formatDiagnostic(targetingApplyWarning(`cdktf-sched plan --stack ${plan.stack}`))}\n`);
 }
 
 export function printOutputs(io: CliIO, outputs: ApplyResult['outputs']): void {

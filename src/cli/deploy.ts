@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { checkPlanIsCurrent, loadPlan } from '../engine/plan/saved';
 import { hasStateOnlyChanges, type StackPlan } from '../engine/plan/types';
-import { applyWithProgress, printApplySummary, printOutputs } from './apply-flow';
+import { applyWithProgress, printApplySummary, printOutputs, printTargetingWarning } from './apply-flow';
 import { ExitCode, type CliIO } from './io';
 import { parseParallelism } from './plan';
 import { planHasChanges, printDiagnostics, printPlan } from './render-plan';
@@ -78,6 +78,7 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
           );
           const result = await applyWithProgress(io, s, plan, o.parallelism);
           printApplySummary(io, result, mode === 'destroy' ? 'Destroy' : 'Apply');
+          printTargetingWarning(io, plan);
           printOutputs(io, result.outputs);
           if (result.failed.length > 0 || result.interrupted) failed = true;
         },
@@ -114,6 +115,7 @@ async function applySaved(io: CliIO, file: string, o: DeployOptions): Promise<vo
         });
         const result = await applyWithProgress(io, s, plan, o.parallelism);
         printApplySummary(io, result, plan.mode === 'destroy' ? 'Destroy' : 'Apply');
+        printTargetingWarning(io, plan);
         printOutputs(io, result.outputs);
         failed = result.failed.length > 0 || result.interrupted;
       },

@@ -18,6 +18,7 @@ import { createApplyContext, type ApplyContext } from './context';
 import { buildApplyGraph, changeOf, DESTROY_SUFFIX, type ApplyNode } from './graph';
 import { applyDeferredDataRead, recordPlanTimeDataReads } from './steps/data-read';
 import { applyInstanceChange } from './steps/instance-change';
+import { applyMoves } from './steps/moved';
 import { applyOutputs } from './steps/outputs';
 import { configureProviders } from './steps/providers';
 import { applyStateOnly } from './steps/state-only';
@@ -43,6 +44,10 @@ export interface ApplyResult {
   updated: string[];
   replaced: string[];
   destroyed: string[];
+  /** Adopted by import blocks (also counted under updated when the import came with an update). */
+  imported: string[];
+  /** Dropped from the state by removed blocks with destroy = false; left on the cluster. */
+  forgotten: string[];
   failed: { address: string; constructPath?: string; message: string }[];
   /** Not attempted because something they depend on failed, or the run was interrupted. */
   skipped: { address: string; reason: string }[];
@@ -51,6 +56,7 @@ export interface ApplyResult {
 }
 
 export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
+  await applyMoves(opts);
   const ctx = createApplyContext(opts);
   configureProviders(ctx);
   const walked = await walkChanges(ctx);

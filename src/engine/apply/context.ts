@@ -35,6 +35,8 @@ export function emptyResult(): ApplyResult {
     updated: [],
     replaced: [],
     destroyed: [],
+    imported: [],
+    forgotten: [],
     failed: [],
     skipped: [],
     interrupted: false,

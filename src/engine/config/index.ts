@@ -73,6 +73,7 @@ export {
   type Lifecycle,
   type LocalConfig,
   type MovedConfig,
+  type RemovedConfig,
   type OutputConfig,
   type ProviderConfig,
   type ProviderRef,

@@ -27,6 +27,7 @@ import type {
   Lifecycle,
   LocalConfig,
   MovedConfig,
+  RemovedConfig,
   OutputConfig,
   ProviderConfig,
   ProviderRef,
@@ -52,6 +53,7 @@ export const CdkTfJsonSchema = z.looseObject({
   output: JsonObject.optional(),
   import: z.union([z.array(JsonObject), JsonObject]).optional(),
   moved: z.union([z.array(JsonObject), JsonObject]).optional(),
+  removed: z.union([z.array(JsonObject), JsonObject]).optional(),
 });
 export type CdkTfJson = z.infer<typeof CdkTfJsonSchema>;
 
@@ -101,6 +103,7 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
     requiredProviders: {},
     imports: [],
     moved: [],
+    removed: [],
     ...(opts.file !== undefined ? { file: opts.file } : {}),
   };
 
@@ -180,6 +183,10 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
     }
     const m: MovedConfig = { from: stripInterpolation(raw['from']), to: stripInterpolation(raw['to']) };
     config.moved.push(m);
+  }
+  for (const raw of toArray(doc.removed)) {
+    const r = parseRemoved(raw, diagnostics);
+    if (r) config.removed.push(r);
   }
 
   if (!opts.skipValidation && diagnostics.every((d) => d.severity !== 'error')) {
@@ -653,16 +660,57 @@ function parseOutput(name: string, raw: unknown, out: ConfigDiagnostic[]): Outpu
   return o;
 }
 
+function parseRemoved(raw: Record<string, unknown>, out: ConfigDiagnostic[]): RemovedConfig | undefined {
+  const ctx = { address: 'removed' };
+  if (typeof raw['from'] !== 'string') {
+    out.push(
+      diagnostic(
+        { ...ctx, path: ['from'] },
+        'Invalid removed block',
+        '"from" (a resource address) is required',
+      ),
+    );
+    return undefined;
+  }
+  const from = stripInterpolation(raw['from']);
+  const lifecycle = Array.isArray(raw['lifecycle']) ? raw['lifecycle'][0] : raw['lifecycle'];
+  const destroy = isObject(lifecycle) ? lifecycle['destroy'] : undefined;
+  if (destroy !== undefined && typeof destroy !== 'boolean') {
+    out.push(
+      diagnostic(
+        { address: `removed ${from}`, path: ['lifecycle', 'destroy'] },
+        'Invalid removed block',
+        'lifecycle.destroy must be true or false',
+      ),
+    );
+    return undefined;
+  }
+  return { from, destroy: destroy ?? true };
+}
+
 function parseImport(raw: Record<string, unknown>, out: ConfigDiagnostic[]): ImportConfig | undefined {
   const ctx = { address: 'import' };
   if (typeof raw['to'] !== 'string' || raw['id'] === undefined) {
     out.push(diagnostic(ctx, 'Invalid import block', '"to" (a resource address) and "id" are required'));
     return undefined;
   }
-  const imp: ImportConfig = {
-    to: stripInterpolation(raw['to']),
-    id: jsonToExpr(raw['id'], { ctx: { address: `import ${raw['to']}` }, diagnostics: out }, ['id']),
-  };
+  const to = stripInterpolation(raw['to']);
+  const sink = { ctx: { address: `import ${to}` }, diagnostics: out };
+  const m = /^((?:[A-Za-z_][A-Za-z0-9_-]*)\.(?:[A-Za-z_][A-Za-z0-9_-]*))(?:\[(.+)\])?$/s.exec(to);
+  if (!m) {
+    out.push(
+      diagnostic(
+        { ...ctx, path: ['to'] },
+        'Invalid import block',
+        `"to" must be a managed resource address, got ${JSON.stringify(to)}`,
+      ),
+    );
+    return undefined;
+  }
+  const imp: ImportConfig = { to: m[1]!, id: jsonToExpr(raw['id'], sink, ['id']) };
+  if (m[2] !== undefined) imp.toKey = jsonToExpr(`\${${m[2]}}`, sink, ['to']);
+  if (raw['for_each'] !== undefined && raw['for_each'] !== null)
+    imp.forEach = jsonToExpr(raw['for_each'], sink, ['for_each']);
   if (raw['provider'] !== undefined && raw['provider'] !== null) {
     const p = parseProviderRef(raw['provider']);
     if (p) imp.provider = p;

@@ -125,9 +125,21 @@ export interface RequiredProvider {
 }
 
 export interface ImportConfig {
+  /** The target's resource address (`sched_job.web`), without the instance key. */
   to: string;
+  /** The target's instance key, when `to` has one (`sched_job.web[each.key]`): evaluated per for_each element. */
+  toKey?: Expr;
   id: Expr;
+  /** Terraform 1.7's import for_each: one import per element, with `each.key`/`each.value` in `to` and `id`. */
+  forEach?: Expr;
   provider?: ProviderRef;
+}
+
+/** A `removed` block: the resource left the configuration; destroy = false forgets it instead of destroying it. */
+export interface RemovedConfig {
+  /** A resource address (`sched_job.web`) or an instance address. */
+  from: string;
+  destroy: boolean;
 }
 
 export interface MovedConfig {
@@ -154,6 +166,7 @@ export interface StackConfig {
   requiredVersion?: string;
   imports: ImportConfig[];
   moved: MovedConfig[];
+  removed: RemovedConfig[];
 }
 
 /** The resource or data source with this address, if declared. */

@@ -325,6 +325,11 @@ export function validateStackConfig(config: StackConfig): ConfigDiagnostic[] {
       );
     });
   }
-  for (const imp of config.imports) ch.expr(imp.id, { address: `import ${imp.to}`, path: ['id'] }, NONE);
+  for (const imp of config.imports) {
+    const inImport: Allowed = { ...NONE, each: imp.forEach !== undefined };
+    ch.expr(imp.id, { address: `import ${imp.to}`, path: ['id'] }, inImport);
+    if (imp.toKey) ch.expr(imp.toKey, { address: `import ${imp.to}`, path: ['to'] }, inImport);
+    if (imp.forEach) ch.expr(imp.forEach, { address: `import ${imp.to}`, path: ['for_each'] }, NONE);
+  }
   return ch.out;
 }

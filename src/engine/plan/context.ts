@@ -43,6 +43,10 @@ export interface PlanContext {
   /** The configuration graph, limited to the targets and what they depend on when targeting. */
   readonly graph: Graph<ConfigNode>;
   readonly targetSet: Set<string> | undefined;
+  /** New instance address -> the address the state had it under before moved blocks. */
+  readonly previous: ReadonlyMap<string, string>;
+  /** Import IDs by target instance address (targets the state does not have yet). */
+  readonly imports: Map<string, string>;
   /** An expression scope over the variables and the values learnt so far. */
   scope(): EvalScope;
   /** Records an error diagnostic: the plan must not be applied. */
@@ -74,6 +78,7 @@ export function createPlanContext(
   opts: PlanOptions,
   plan: StackPlan,
   variables: Record<string, unknown>,
+  moved: { state: StateFile; previous: ReadonlyMap<string, string> },
 ): PlanContext {
   const { config } = opts;
   const book = new ValueBook();
@@ -83,7 +88,7 @@ export function createPlanContext(
   return {
     opts,
     config,
-    state: opts.state,
+    state: moved.state,
     providers: opts.providers,
     mode: opts.mode ?? 'normal',
     refresh: opts.refresh !== false,
@@ -91,9 +96,11 @@ export function createPlanContext(
     diagnostics: plan.diagnostics,
     book,
     plannedByAddress: new Map(),
-    managedInState: managedByResource(opts.state),
+    managedInState: managedByResource(moved.state),
     graph,
     targetSet,
+    previous: moved.previous,
+    imports: new Map(),
     scope: () =>
       createStackScope({
         config,

@@ -7,8 +7,8 @@ export function planModel(
   plan: StackPlan,
   priorSensitive: (address: string) => ResourceChange['beforeSensitive'] = () => [],
 ): PlanModel {
-  const resourceChanges: ResourceChange[] = plan.instances.map((ip) =>
-    resourceChangeFromPlanned({
+  const resourceChanges: ResourceChange[] = plan.instances.map((ip) => ({
+    ...resourceChangeFromPlanned({
       address: ip.address,
       planned: ip.change,
       providerName: `registry.terraform.io/cdktf-sched/${ip.providerName}`,
@@ -19,7 +19,10 @@ export function planModel(
       createBeforeDestroy: ip.createBeforeDestroy,
       schemaVersion: ip.schemaVersion,
     }),
-  );
+    ...(ip.forget ? { action: 'forget' as const, after: null } : {}),
+    ...(ip.previousAddress ? { previousAddress: ip.previousAddress } : {}),
+    ...(ip.importing ? { importing: ip.importing } : {}),
+  }));
   for (const dp of plan.data) {
     if (!dp.deferred) continue;
     resourceChanges.push({

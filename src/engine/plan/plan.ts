@@ -18,10 +18,14 @@ import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
 import { createPlanContext, ctxOf, emptyPlan, type PlanContext } from './context';
 import { planDataRead } from './steps/data-read';
+import { checkImportTargets, resolveImports } from './steps/import';
+import { planMoves } from './steps/moved';
+import { checkRemovedBlocks, forgetWarning } from './steps/removed';
 import { findOrphanBlocks, planOrphanBlocks } from './steps/orphan-block';
 import { planOutputs } from './steps/outputs';
 import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
+import { targetingPlanWarning } from './targeting';
 import type { StackPlan } from './types';
 
 export interface PlanOptions {
@@ -50,14 +54,37 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     return plan;
   }
   plan.variables = { ...vars.values };
-  const ctx = createPlanContext(opts, plan, vars.values);
+  const moved = planMoves(opts.config, opts.state, plan.diagnostics);
+  if (moved.moves.length > 0) plan.moves = moved.moves;
+  if (plan.diagnostics.some((d) => d.severity === 'error')) {
+    plan.errored = true;
+    return plan;
+  }
+  const ctx = createPlanContext(opts, plan, vars.values, moved);
+  if (plan.targets) plan.diagnostics.push(targetingPlanWarning());
+  checkRemovedBlocks(ctx);
+  if (!startImports(ctx)) return plan;
 
   const orphanBlocks = findOrphanBlocks(ctx);
   await walkConfiguration(ctx);
   await planOrphanBlocks(ctx, orphanBlocks);
+  checkImportTargets(ctx, ctx.imports);
+  forgetWarning(ctx);
   planOutputs(ctx);
   plan.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return plan;
+}
+
+/** Resolves the import blocks' targets and IDs; false (the plan failed) when one is invalid. */
+function startImports(ctx: PlanContext): boolean {
+  try {
+    for (const [address, id] of resolveImports(ctx)) ctx.imports.set(address, id);
+    return true;
+  } catch (err) {
+    if (err instanceof ConfigError) for (const d of err.diagnostics) ctx.fail(d);
+    else ctx.fail(diagnosticFromError({ address: 'import' }, err));
+    return false;
+  }
 }
 
 async function walkConfiguration(ctx: PlanContext): Promise<void> {

@@ -42,6 +42,18 @@ export interface InstancePlan extends PlannedInstanceAddress {
    * are planned again at apply, as before.
    */
   configKnown?: boolean;
+  /** The address the state had it under before a moved block (Terraform's previous_address). */
+  previousAddress?: string;
+  /** Adopted by an import block in this plan: the ID it is imported by. */
+  importing?: { id: string };
+  /** A removed block with lifecycle.destroy = false: dropped from the state, left on the cluster. */
+  forget?: boolean;
+}
+
+/** A moved block that applies to the state: the apply renames `from` to `to` before anything else. */
+export interface PlannedMove {
+  from: string;
+  to: string;
 }
 
 export interface DataPlan extends PlannedInstanceAddress {
@@ -76,6 +88,8 @@ export interface StackPlan {
   outputChanges: OutputChange[];
   /** Resolved input variables (applied again with a saved plan). */
   variables: Record<string, unknown>;
+  /** Moved blocks that apply to the state, in order (absent in plans saved before moves were planned). */
+  moves?: PlannedMove[];
   /** Targeted addresses, when the plan was limited. */
   targets?: string[];
   diagnostics: ConfigDiagnostic[];
@@ -90,5 +104,5 @@ export function hasResourceChanges(plan: StackPlan): boolean {
 
 /** The state needs writing even though nothing changes on the cluster. */
 export function hasStateOnlyChanges(plan: StackPlan): boolean {
-  return plan.instances.some((i) => i.stateOnly !== undefined);
+  return plan.instances.some((i) => i.stateOnly !== undefined) || (plan.moves?.length ?? 0) > 0;
 }

@@ -9,7 +9,7 @@ import { type AttrPath, isUnknown } from '../../provider/values';
 import type { OutputChange, ResourceChange } from './model';
 import { SENSITIVE_TEXT, covered, exactly } from './sensitive';
 
-export type Sym = '+' | '-' | '~' | '-/+' | '+/-' | '<=' | ' ';
+export type Sym = '+' | '-' | '~' | '-/+' | '+/-' | '<=' | '.' | ' ';
 
 export interface DiffLine {
   depth: number;
@@ -416,6 +416,7 @@ const HEAD_SYM: Record<ResourceChange['action'], Sym> = {
   delete: '-',
   read: '<=',
   noop: ' ',
+  forget: '.',
 };
 
 export function actionSymbol(rc: Pick<ResourceChange, 'action' | 'createBeforeDestroy'>): Sym {
@@ -452,7 +453,8 @@ export function resourceLines(rc: ResourceChange): DiffLine[] {
       w.whole({ key: pad(k, width) }, before[k], '-', [k], 1, 'before', { tail: ' -> null' });
   } else {
     w.objectBody(rc.before ?? {}, rc.after ?? {}, [], 1, {
-      hideUnchanged: true,
+      // An import shows the whole object it adopts, as Terraform does.
+      hideUnchanged: rc.importing === undefined,
       top: true,
       alwaysShow: IDENTIFYING,
     });

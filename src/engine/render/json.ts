@@ -143,8 +143,10 @@ function resourceChangeJson(rc: ResourceChange): Json {
     after_sensitive: rc.after === null ? false : sensitiveTree(rc.after, rc.afterSensitive),
   };
   if (rc.action === 'replace' && rc.replacePaths.length > 0) change.replace_paths = rc.replacePaths;
+  if (rc.importing) change.importing = { id: rc.importing.id };
   return {
     address: rc.address,
+    ...(rc.previousAddress ? { previous_address: rc.previousAddress } : {}),
     mode: rc.mode,
     type: rc.type,
     name: rc.name,
@@ -258,7 +260,11 @@ export function planJson(plan: PlanModel, opts: JsonOptions = {}): Record<string
     terraform_version: plan.terraformVersion ?? DEFAULT_TERRAFORM_VERSION,
     planned_values: {
       outputs: plannedOutputs,
-      root_module: { resources: changes.filter((rc) => rc.action !== 'delete').map(plannedResourceJson) },
+      root_module: {
+        resources: changes
+          .filter((rc) => rc.action !== 'delete' && rc.action !== 'forget')
+          .map(plannedResourceJson),
+      },
     },
     resource_changes: changes.map(resourceChangeJson),
     output_changes: outputChanges,

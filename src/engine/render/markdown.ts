@@ -14,6 +14,7 @@ import {
   type PlanModel,
   type ResourceChange,
   hasChanges,
+  isShown,
   sortedChanges,
   summarize,
   summaryCounts,
@@ -40,6 +41,7 @@ const ACTION_LABEL: Record<ChangeAction, string> = {
   delete: '🗑️ destroy',
   read: '📖 read',
   noop: 'no-op',
+  forget: '🔕 forget',
 };
 
 const MARKER: Record<DiffLine['sym'], string> = {
@@ -49,8 +51,24 @@ const MARKER: Record<DiffLine['sym'], string> = {
   '-/+': '!',
   '+/-': '!',
   '<=': ' ',
+  '.': ' ',
   ' ': ' ',
 };
+
+/** The action cell: a move or import with nothing else to do says so instead of "no-op". */
+function actionLabel(rc: ResourceChange): string {
+  if (rc.action === 'noop' && rc.importing) return '📥 import';
+  if (rc.action === 'noop' && rc.previousAddress) return '🚚 move';
+  return ACTION_LABEL[rc.action];
+}
+
+/** Where it came from: `(moved from a)`, `(imported from "id")`. */
+function originNote(rc: ResourceChange): string {
+  const notes: string[] = [];
+  if (rc.previousAddress) notes.push(`moved from ${rc.previousAddress}`);
+  if (rc.importing) notes.push(`imported from ${JSON.stringify(rc.importing.id)}`);
+  return notes.length > 0 ? ` (${notes.join('; ')})` : '';
+}
 
 /** A diff line for a ```diff block: the +/-/! marker in column 0 (what GitHub colours), layout kept. */
 function markdownDiffLine(l: DiffLine): string {
@@ -88,7 +106,7 @@ function schedulerCell(rc: ResourceChange): string {
 }
 
 function row(rc: ResourceChange): string {
-  return `| ${ACTION_LABEL[rc.action]} | ${cell(code(rc.address))} | ${rc.constructPath ? cell(code(rc.constructPath)) : ''} | ${cell(schedulerCell(rc))} |`;
+  return `| ${actionLabel(rc)} | ${cell(code(rc.address))}${cell(originNote(rc))} | ${rc.constructPath ? cell(code(rc.constructPath)) : ''} | ${cell(schedulerCell(rc))} |`;
 }
 
 /** A resource's details block; `maxDiffLines` shortens the diff (the rest is counted, not shown). */
@@ -100,7 +118,7 @@ function details(
   const shown = diff.slice(0, maxDiffLines);
   if (shown.length < diff.length) shown.push(`  … ${diff.length - shown.length} more lines not shown`);
   const parts = [
-    `<details><summary>${ACTION_LABEL[rc.action]} <code>${escapeHtml(rc.address)}</code>${
+    `<details><summary>${actionLabel(rc)} <code>${escapeHtml(rc.address)}</code>${escapeHtml(originNote(rc))}${
       rc.constructPath ? ` (${escapeHtml(rc.constructPath)})` : ''
     }</summary>`,
     '',
@@ -163,7 +181,7 @@ export function renderMarkdown(plan: PlanModel, opts: MarkdownOptions = {}): str
   const command = opts.fullPlanCommand ?? 'cdktf-sched plan';
   const redact = Redactor.forPlan(plan);
   const all = sortedChanges(plan.resourceChanges);
-  const changes = all.filter((rc) => rc.action !== 'noop');
+  const changes = all.filter(isShown);
 
   const head: string[] = [];
   if (opts.title) head.push(`### ${redact.text(opts.title)}`, '');

@@ -13,7 +13,8 @@ import type { PlannedChange, SchedulerAnnotations } from '../../provider/resourc
 import { type AttrPath, type Diagnostic, isUnknown } from '../../provider/values';
 import { compareAddresses, parseAddress } from '../state/address';
 
-export type ChangeAction = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'read';
+/** `forget`: a removed block with destroy = false drops it from the state and leaves it on the cluster. */
+export type ChangeAction = 'create' | 'update' | 'replace' | 'delete' | 'noop' | 'read' | 'forget';
 
 /** Terraform's action_reason values (internal/command/jsonplan). */
 export type ActionReason =
@@ -57,6 +58,10 @@ export interface ResourceChange {
   scheduler?: SchedulerAnnotations;
   diagnostics: Diagnostic[];
   schemaVersion?: number;
+  /** Where the state had it before a moved block (Terraform's previous_address). */
+  previousAddress?: string;
+  /** Adopted by an import block: the ID (Terraform's change.importing). */
+  importing?: { id: string };
 }
 
 export interface OutputChange {
@@ -84,17 +89,21 @@ export interface PlanModel {
 }
 
 export interface PlanSummary {
+  /** Adopted by import blocks (Terraform counts them apart from the actions). */
+  import: number;
   add: number;
   change: number;
   destroy: number;
   read: number;
   noop: number;
+  forget: number;
 }
 
 /** Counts as Terraform does: a replace is one add and one destroy; reads and no-ops are not changes. */
 export function summarize(plan: PlanModel): PlanSummary {
-  const s: PlanSummary = { add: 0, change: 0, destroy: 0, read: 0, noop: 0 };
+  const s: PlanSummary = { import: 0, add: 0, change: 0, destroy: 0, read: 0, noop: 0, forget: 0 };
   for (const rc of plan.resourceChanges) {
+    if (rc.importing) s.import++;
     if (rc.action === 'create') s.add++;
     else if (rc.action === 'update') s.change++;
     else if (rc.action === 'delete') s.destroy++;
@@ -102,21 +111,25 @@ export function summarize(plan: PlanModel): PlanSummary {
       s.add++;
       s.destroy++;
     } else if (rc.action === 'read') s.read++;
+    else if (rc.action === 'forget') s.forget++;
     else s.noop++;
   }
   return s;
 }
 
-export function hasChanges(plan: PlanModel): boolean {
-  return (
-    plan.resourceChanges.some((rc) => rc.action !== 'noop') ||
-    plan.outputChanges.some((o) => o.action !== 'noop')
-  );
+/** Worth showing in a plan: a change, or a no-op that moves or imports (as Terraform lists them). */
+export function isShown(rc: ResourceChange): boolean {
+  return rc.action !== 'noop' || rc.previousAddress !== undefined || rc.importing !== undefined;
 }
 
-/** "1 to add, 2 to change, 0 to destroy" (no trailing period). */
+export function hasChanges(plan: PlanModel): boolean {
+  return plan.resourceChanges.some(isShown) || plan.outputChanges.some((o) => o.action !== 'noop');
+}
+
+/** "1 to add, 2 to change, 0 to destroy" (no trailing period), led by "1 to import, " when importing. */
 export function summaryCounts(s: PlanSummary): string {
-  return `${s.add} to add, ${s.change} to change, ${s.destroy} to destroy`;
+  const imports = s.import > 0 ? `${s.import} to import, ` : '';
+  return `${imports}${s.add} to add, ${s.change} to change, ${s.destroy} to destroy`;
 }
 
 /** Changes in Terraform's order (by address); addresses that do not parse go last, in their order. */

@@ -50,6 +50,7 @@ const VERB: Record<ChangeAction, [doing: string, done: string, noun: string]> = 
   delete: ['Destroying...', 'Destruction complete', 'Destruction'],
   read: ['Reading...', 'Read complete', 'Read'],
   noop: ['Checking...', 'Check complete', 'Check'],
+  forget: ['Forgetting...', 'Forget complete', 'Forget'],
 };
 
 export function formatElapsed(ms: number): string {

@@ -9,6 +9,7 @@ import {
   type PlanModel,
   type ResourceChange,
   hasChanges,
+  isShown,
   sortedChanges,
   summarize,
   summaryCounts,
@@ -44,6 +45,8 @@ function colorSym(sym: Sym, st: Style): string {
       return st.yellow(padded);
     case '<=':
       return st.cyan(padded);
+    case '.':
+      return st.red(padded);
     case '-/+':
       return `${st.red('-')}/${st.green('+')}`;
     case '+/-':
@@ -70,6 +73,12 @@ function headline(rc: ResourceChange): string {
       return 'will be destroyed';
     case 'read':
       return 'will be read during apply';
+    case 'forget':
+      return 'will no longer be managed by Terraform, but will not be destroyed';
+    case 'noop':
+      if (rc.previousAddress) return `has moved to ${rc.address}`;
+      if (rc.importing) return 'will be imported';
+      return 'has no changes';
     case 'replace':
       if (rc.actionReason === 'replace_because_tainted') return 'is tainted, so must be replaced';
       if (rc.actionReason === 'replace_by_request') return 'will be replaced, as requested';
@@ -79,6 +88,25 @@ function headline(rc: ResourceChange): string {
     default:
       return 'has no changes';
   }
+}
+
+/** The notes under the headline: why (action_reason), and where it came from (moved, imported). */
+function notes(rc: ResourceChange): string[] {
+  const out: string[] = [];
+  const reason = reasonNote(rc);
+  if (reason) out.push(`  # ${reason}`);
+  // Terraform indents a forget's lines by one space, not two.
+  if (rc.action === 'forget') out.push(' # (destroy = false is set in the configuration)');
+  if (rc.previousAddress && rc.action !== 'noop') out.push(`  # (moved from ${rc.previousAddress})`);
+  if (rc.importing && rc.action !== 'noop')
+    out.push(`  # (imported from ${JSON.stringify(rc.importing.id)})`);
+  if (rc.importing && rc.action === 'replace')
+    out.push('  # Warning: this will destroy the imported resource');
+  return out;
+}
+
+function headlineAddress(rc: ResourceChange): string {
+  return rc.action === 'noop' && rc.previousAddress ? rc.previousAddress : rc.address;
 }
 
 function reasonNote(rc: ResourceChange): string | undefined {
@@ -123,9 +151,9 @@ function diagnosticLines(ds: LocatedDiagnostic[], st: Style, indent: string): st
 /** The block for one resource change: header comments, the diff, then scheduler and diagnostics. */
 export function renderResourceText(rc: ResourceChange, st: Style): string[] {
   const lines: string[] = [];
-  lines.push(`  ${st.bold(`# ${rc.address}`)} ${headline(rc)}`);
-  const note = reasonNote(rc);
-  if (note) lines.push(`  # ${note}`);
+  const indent = rc.action === 'forget' ? ' ' : '  ';
+  lines.push(`${indent}${st.bold(`# ${headlineAddress(rc)}`)} ${headline(rc)}`);
+  lines.push(...notes(rc));
   if (rc.constructPath) lines.push(st.dim(`  # (construct ${rc.constructPath})`));
   for (const l of resourceLines(rc)) lines.push(renderLine(l, st));
   if (rc.scheduler)
@@ -141,7 +169,7 @@ export function renderText(plan: PlanModel, opts: TextOptions): string {
   const redact = Redactor.forPlan(plan);
   const out: string[] = [];
   const all = sortedChanges(plan.resourceChanges);
-  const changes = all.filter((rc) => rc.action !== 'noop');
+  const changes = all.filter(isShown);
   // Resources with nothing to change but something to say (scheduler failures, warnings) still show up.
   const noted = all.filter(
     (rc) =>
@@ -155,10 +183,13 @@ export function renderText(plan: PlanModel, opts: TextOptions): string {
       st.bold(st.green('No changes.')) + ' ' + st.bold('Your infrastructure matches the configuration.'),
     );
   } else if (changes.length > 0) {
-    const used = new Set(changes.map((rc) => actionSymbol(rc)));
-    out.push('Resource actions are indicated with the following symbols:');
-    for (const [sym, label] of LEGEND) if (used.has(sym)) out.push(`${colorSym(sym, st)} ${label}`);
-    out.push('');
+    const used = new Set(changes.filter((rc) => rc.action !== 'noop').map((rc) => actionSymbol(rc)));
+    // Moves and imports alone have no symbol to explain (Terraform prints no legend for them).
+    if (used.size > 0) {
+      out.push('Resource actions are indicated with the following symbols:');
+      for (const [sym, label] of LEGEND) if (used.has(sym)) out.push(`${colorSym(sym, st)} ${label}`);
+      out.push('');
+    }
     out.push(`${tool} will perform the following actions:`);
     for (const rc of changes) {
       out.push('');

@@ -108,6 +108,10 @@ test('--var and --target; output and output --json', async () => {
   expect(first.code).toBe(0);
   expect(stateAddresses(p.readState())).toEqual(['sched_job.a']);
   await expect(p.agent.sched.jobs.read('b', { namespace: 'default' })).rejects.toThrow();
+  // Terraform's two warnings: the plan is targeted, and so the apply may be partial.
+  expect(first.stderr).toContain('Warning: Resource targeting is in effect');
+  expect(first.stderr).toContain('Warning: Applied changes may be incomplete');
+  expect(first.stderr).toContain('cdktf-sched plan --stack app');
 
   const all = await p.cli(['deploy', '--no-synth', '--auto-approve', '--var', 'image=v7']);
   expect(all.code).toBe(0);

@@ -76,6 +76,7 @@ function countOutcome(ctx: ApplyContext, ip: InstancePlan, part: Part, change: P
   }
   ctx.halfReplaced.delete(ip.address);
   const { result } = ctx;
+  if (ip.importing) result.imported.push(ip.address);
   const bucket =
     part === 'create'
       ? result.replaced

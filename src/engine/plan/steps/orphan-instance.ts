@@ -5,6 +5,7 @@
 import type { InstanceKey } from '../../config';
 import type { PlannedChange } from '../../../provider/resource';
 import { recordInstance } from './record-instance';
+import { forgetChange, removedBlockFor } from './removed';
 import { adoptionNote, pendingCreate, refreshPrior, type ResourceStep } from './resource-step';
 
 export async function planOrphanInstance(
@@ -17,6 +18,14 @@ export async function planOrphanInstance(
     // Already gone: nothing to delete; the apply drops it from the state.
     const change: PlannedChange = { action: 'noop', prior: null, planned: null, diagnostics: [] };
     recordInstance(step, key, address, change, { orphan: true, stateOnly: 'forget' });
+    return;
+  }
+  if (step.ctx.mode === 'normal' && removedBlockFor(step.ctx, address)?.destroy === false) {
+    recordInstance(step, key, address, forgetChange(prior), {
+      orphan: true,
+      stateOnly: 'forget',
+      forget: true,
+    });
     return;
   }
   const change = await step.handler.plan({ prior, config: null });

@@ -15,6 +15,10 @@ export interface RecordHow {
   byTrigger?: boolean;
   stateOnly?: InstancePlan['stateOnly'];
   configKnown?: boolean;
+  /** Adopted by an import block: the ID. */
+  importing?: string;
+  /** Forgotten because of a removed block with destroy = false. */
+  forget?: boolean;
 }
 
 export function recordInstance(
@@ -25,7 +29,8 @@ export function recordInstance(
   how: RecordHow,
 ): void {
   const { ctx, r } = step;
-  const { orphan, byTrigger = false, stateOnly, configKnown } = how;
+  const { orphan, byTrigger = false, stateOnly, configKnown, importing, forget } = how;
+  const previousAddress = ctx.previous.get(address);
   // Without configuration, what it depended on is what the state recorded (destroy order).
   const deps = step.removed ? (ctx.state.get(address)?.dependencies ?? []) : step.dependencies;
   const ip: InstancePlan = {
@@ -46,6 +51,9 @@ export function recordInstance(
     schemaVersion: step.schemaVersion,
     ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
     ...(configKnown !== undefined ? { configKnown } : {}),
+    ...(previousAddress !== undefined ? { previousAddress } : {}),
+    ...(importing !== undefined ? { importing: { id: importing } } : {}),
+    ...(forget ? { forget } : {}),
   };
   // In a destroy plan everything goes because of the mode, not because its configuration went.
   const reason = actionReason(change, orphan && ctx.mode !== 'destroy', byTrigger);

@@ -14,6 +14,7 @@ import { containsUnknown, UNKNOWN } from '../../../provider/values';
 import { ctxOf } from '../context';
 import { applyIgnoreChanges } from '../ignore-changes';
 import { fromHandlerDiagnostics } from './diagnostics';
+import { importedPrior } from './import';
 import { recordInstance } from './record-instance';
 import { replaceIfTriggered } from './replace-triggered';
 import { adoptionNote, pendingCreate, refreshPrior, type ResourceStep } from './resource-step';
@@ -28,7 +29,9 @@ export async function planResourceInstance(
   try {
     const pre = checkPreconditions(r, base, inst);
     if (pre.failures.length > 0) throw new ConfigError(pre.failures);
-    const prior = await refreshPrior(step, address);
+    const importId = ctx.imports.get(address);
+    const prior =
+      importId !== undefined ? await importedPrior(step, importId) : await refreshPrior(step, address);
     let cfg = evaluateResourceConfig(r, base, inst);
     const diags = handler.validate(cfg);
     if (diags.some((d) => d.severity === 'error'))
@@ -42,7 +45,8 @@ export async function planResourceInstance(
     recordInstance(step, inst.key, address, change, {
       orphan: false,
       byTrigger,
-      ...(adopted ? { stateOnly: 'record' as const } : {}),
+      ...(adopted || importId !== undefined ? { stateOnly: 'record' as const } : {}),
+      ...(importId !== undefined ? { importing: importId } : {}),
       configKnown: !containsUnknown(cfg),
     });
     ctx.book.set(r.address, inst.key, change.action === 'noop' ? (prior ?? change.planned) : change.planned);

@@ -11,7 +11,7 @@ import { fullPlan } from './fixtures';
 describe('plan model', () => {
   it('counts a replace as one add and one destroy, reads and no-ops as neither', () => {
     const s = summarize(fullPlan());
-    expect(s).toEqual({ add: 2, change: 1, destroy: 2, read: 1, noop: 1 });
+    expect(s).toEqual({ import: 0, add: 2, change: 1, destroy: 2, read: 1, noop: 1, forget: 0 });
     expect(summaryCounts(s)).toBe('2 to add, 1 to change, 2 to destroy');
   });
 
