@@ -8,7 +8,7 @@ import type { StackPlan } from '../engine/plan/types';
 import { createProgress, wantsColor } from '../engine/render';
 import type { StackSession } from '../engine/session';
 import { StateWriter } from '../engine/state';
-import { collectSecretsOfPlan } from './secrets';
+import { collectSecretsOfPlan, noteSecrets } from './secrets';
 import type { CliIO } from './io';
 
 export async function applyWithProgress(
@@ -18,11 +18,13 @@ export async function applyWithProgress(
   parallelism: number,
 ): Promise<ApplyResult> {
   const interactive = !!io.stderr.isTTY && !isCI(io.env);
+  const secrets = collectSecretsOfPlan(plan);
+  noteSecrets(io, secrets);
   const progress = createProgress({
     stream: io.stderr,
     interactive,
     color: wantsColor(io.stderr, io.env),
-    secrets: collectSecretsOfPlan(plan),
+    secrets,
   });
   const writer = new StateWriter(s.loaded.statePath, s.state, {
     persistedFingerprint: s.persistedFingerprint,

@@ -10,6 +10,7 @@ import {
   checkPostconditions,
   createStackScope,
   diagnosticFromError,
+  evaluateMarkedResourceConfig,
   evaluateOutput,
   evaluateProviderConfig,
   evaluateResourceConfig,
@@ -26,6 +27,14 @@ import { ResourceApplyError, errorMessage } from '../../provider/common/errors';
 import { containsUnknown, isUnknown, UNKNOWN } from '../../provider/values';
 import type { ProviderSet } from '../providers';
 import { providerConfigAddress, type InstanceObject, type StateFile, type StateWriter } from '../state';
+import {
+  appliedMarks,
+  dataPaths,
+  dedupe,
+  namePaths,
+  referencePaths,
+  sensitiveVariableTexts,
+} from '../plan/sensitivity';
 import type { DataPlan, InstancePlan, StackPlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
 
@@ -108,13 +117,20 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   for (const r of config.dataSources.values()) declare(r, scope());
   for (const e of state.entries()) {
     const ra = `${e.addr.mode === 'data' ? 'data.' : ''}${e.addr.type}.${e.addr.name}`;
-    book.set(ra, e.addr.key as InstanceKey, e.object.attributes);
+    book.set(ra, e.addr.key as InstanceKey, e.object.attributes, e.object.sensitiveAttributes ?? []);
   }
-  for (const dp of plan.data) book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN);
+  for (const dp of plan.data)
+    book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN, namePaths(dp.sensitive));
   for (const ip of plan.instances) {
     if (ip.change.action !== 'noop' && ip.change.action !== 'delete')
-      book.set(ip.resourceAddress, ip.key, ip.change.planned ?? UNKNOWN);
+      book.set(
+        ip.resourceAddress,
+        ip.key,
+        ip.change.planned ?? UNKNOWN,
+        referencePaths(ip.sensitive, ip.marks),
+      );
   }
+  const secrets = sensitiveVariableTexts(config, plan.variables);
 
   // Providers the plan used.
   for (const p of new Set([...plan.instances.map((i) => i.provider), ...plan.data.map((d) => d.provider)])) {
@@ -173,9 +189,10 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   const objectOf = (ip: InstancePlan, next: State): InstanceObject => ({
     schemaVersion: ip.schemaVersion,
     attributes: next,
-    sensitiveAttributes: ip.sensitive
-      .filter((k) => next[k] !== undefined && next[k] !== null)
-      .map((k) => [k]),
+    sensitiveAttributes: dedupe([
+      ...ip.sensitive.filter((k) => next[k] !== undefined && next[k] !== null).map((k) => [k]),
+      ...appliedMarks(ip.marks, ip.change.planned, next, secrets),
+    ]),
     // No private data: the plan's (the job it planned, its check-and-set index) was for this apply
     // only, and the handlers' apply returns none to keep, as the Terraform plugin also records.
     dependencies: ip.dependencies,
@@ -271,7 +288,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       throw err;
     }
     persistSoon({ ...ip, change }, next);
-    if (next) book.set(ip.resourceAddress, ip.key, next);
+    if (next) book.set(ip.resourceAddress, ip.key, next, objectOf(ip, next).sensitiveAttributes ?? []);
     else book.delete(ip.resourceAddress, ip.key);
     if (block && next) {
       const post = checkPostconditions(
@@ -307,9 +324,9 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     if (!block) return;
     const s = scope();
     const inst = instancesOf(expandResource(block, s)).find((i) => i.key === dp.key);
-    const cfg = evaluateResourceConfig(block, s, inst);
+    const { config: cfg, sensitivePaths } = evaluateMarkedResourceConfig(block, s, inst);
     const value = await providers.dataSource(dp.provider, dp.type).read(cfg);
-    book.set(dp.resourceAddress, dp.key, value);
+    book.set(dp.resourceAddress, dp.key, value, dataPaths(dp.sensitive, sensitivePaths, value));
     await writer.update((st) =>
       st.set(
         dp.address,

@@ -12,9 +12,9 @@ import {
   defaultLifecycle,
   diagnostic,
   diagnosticFromError,
+  evaluateMarkedResourceConfig,
   evaluateOutput,
   evaluateProviderConfig,
-  evaluateResourceConfig,
   expandResource,
   instanceAddress,
   instancesOf,
@@ -41,6 +41,7 @@ import {
 import type { ProviderSet } from '../providers';
 import type { ActionReason, OutputChange } from '../render/model';
 import { parseAddress, type StateFile } from '../state';
+import { dataPaths, instanceMarks, referencePaths, sensitiveVariableTexts } from './sensitivity';
 import type { DataPlan, InstancePlan, StackPlan } from './types';
 import { ValueBook } from './values';
 
@@ -145,6 +146,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     return plan;
   }
   plan.variables = { ...vars.values };
+  const secrets = sensitiveVariableTexts(config, vars.values);
+  if (secrets.length > 0) plan.sensitiveTexts = secrets;
 
   // The state's managed instances by resource, listed once: listing them per resource made planning
   // quadratic in the size of the stack.
@@ -226,7 +229,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     await Promise.all(
       instancesOf(expansion).map(async (inst) => {
         const address = instanceAddress(r, inst.key);
-        const cfg = evaluateResourceConfig(r, scope(), inst);
+        const { config: cfg, sensitivePaths } = evaluateMarkedResourceConfig(r, scope(), inst);
         const entry: DataPlan = {
           address,
           resourceAddress: r.address,
@@ -250,7 +253,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           book.set(r.address, inst.key, UNKNOWN);
         } else {
           entry.value = await handler.read(cfg);
-          book.set(r.address, inst.key, entry.value);
+          book.set(r.address, inst.key, entry.value, dataPaths(entry.sensitive, sensitivePaths, entry.value));
         }
         plan.data.push(entry);
       }),
@@ -303,8 +306,10 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         byTrigger?: boolean;
         stateOnly?: InstancePlan['stateOnly'];
         configKnown?: boolean;
+        /** The evaluated configuration and the paths of its sensitive values. */
+        evaluated?: { config: State; sensitivePaths: AttrPath[] };
       },
-    ): void => {
+    ): InstancePlan => {
       const { orphan, byTrigger = false, stateOnly, configKnown } = how;
       // Without configuration, what it depended on is what the state recorded (destroy order).
       const deps = removed ? (state.get(address)?.dependencies ?? []) : dependencies;
@@ -326,6 +331,14 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         schemaVersion,
         ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
         ...(configKnown !== undefined ? { configKnown } : {}),
+        marks: instanceMarks({
+          configPaths: how.evaluated?.sensitivePaths ?? [],
+          config: how.evaluated?.config,
+          prior: change.prior,
+          planned: change.planned,
+          recorded: state.get(address)?.sensitiveAttributes ?? [],
+          secrets,
+        }),
       };
       // In a destroy plan everything goes because of the mode, not because its configuration went.
       const reason = actionReason(change, orphan && mode !== 'destroy', byTrigger);
@@ -350,6 +363,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
       }
       plannedByAddress.set(address, ip);
       plan.instances.push(ip);
+      return ip;
     };
     const orphanWithoutConfig = (orphan: boolean): boolean => orphan && !config.resources.has(r.address);
 
@@ -360,7 +374,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           const pre = checkPreconditions(r, base, inst);
           if (pre.failures.length > 0) throw new ConfigError(pre.failures);
           const prior = await refreshPrior(address);
-          let cfg = evaluateResourceConfig(r, base, inst);
+          const evaluated = evaluateMarkedResourceConfig(r, base, inst);
+          let cfg = evaluated.config;
           const diags = handler.validate(cfg);
           if (diags.some((d) => d.severity === 'error'))
             throw new ConfigError(fromHandlerDiagnostics(diags, r, inst.key));
@@ -387,16 +402,18 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           }
           const adopted = prior !== null && pendingCreate(address);
           if (adopted) adoptionNote(inst.key, address);
-          record(inst.key, address, change, {
+          const ip = record(inst.key, address, change, {
             orphan: false,
             byTrigger,
             ...(adopted ? { stateOnly: 'record' as const } : {}),
             configKnown: !containsUnknown(cfg),
+            evaluated,
           });
           book.set(
             r.address,
             inst.key,
             change.action === 'noop' ? (prior ?? change.planned) : change.planned,
+            referencePaths(sensitive, ip.marks),
           );
         } catch (err) {
           book.set(r.address, inst.key, UNKNOWN);

@@ -3,6 +3,7 @@ import type { PlannedChange } from '../../provider/resource';
 import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, OutputChange } from '../render/model';
+import type { InstanceMarks } from './sensitivity';
 
 /** Where a planned resource or data instance sits: its addresses, its provider and its construct. */
 export interface PlannedInstanceAddress {
@@ -42,6 +43,8 @@ export interface InstancePlan extends PlannedInstanceAddress {
    * are planned again at apply, as before.
    */
   configKnown?: boolean;
+  /** Where its sensitive values sit, beyond the schema's sensitive attributes. */
+  marks?: InstanceMarks;
 }
 
 export interface DataPlan extends PlannedInstanceAddress {
@@ -76,6 +79,8 @@ export interface StackPlan {
   outputChanges: OutputChange[];
   /** Resolved input variables (applied again with a saved plan). */
   variables: Record<string, unknown>;
+  /** Texts of the sensitive variables' values, which any output scrubs (a saved plan may hold secrets). */
+  sensitiveTexts?: string[];
   /** Targeted addresses, when the plan was limited. */
   targets?: string[];
   diagnostics: ConfigDiagnostic[];
