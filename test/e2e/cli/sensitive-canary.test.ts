@@ -130,22 +130,19 @@ function stack(opts: { failing?: boolean; leakyOutput?: boolean } = {}): Record<
   };
 }
 
-const ALL_FORMATS = ['text', 'json', 'markdown'];
+/** `plan` with these arguments in text, JSON and Markdown, each ending with `code`. */
+async function planInEveryFormat(what: string, args: string[], code: number): Promise<void> {
+  for (const format of ['text', 'json', 'markdown']) {
+    const r = await cli(`${what} --format ${format}`, ['plan', '--no-synth', '--format', format, ...args]);
+    expect(r.code).toBe(code);
+  }
+}
 
 test('no canary reaches any output of plan, deploy, destroy, state show, output, errors or the agent log', async () => {
   p.writeStack('app', stack());
   const key = (v: string): string[] => ['--var', `api_key=${v}`];
 
-  for (const format of ALL_FORMATS) {
-    const r = await cli(`plan --format ${format}`, [
-      'plan',
-      '--no-synth',
-      '--format',
-      format,
-      ...key(CANARY.apiKey),
-    ]);
-    expect(r.code).toBe(0);
-  }
+  await planInEveryFormat('plan', [...key(CANARY.apiKey)], 0);
   const json = JSON.parse(seen[1]!.text.split('\n\n')[0]!) as {
     resource_changes: { address: string; change: { after_sensitive: Record<string, unknown> } }[];
   };
@@ -169,17 +166,7 @@ test('no canary reaches any output of plan, deploy, destroy, state show, output,
     .attributes['peering_token'] as string;
   expect(peering.length).toBeGreaterThan(20);
 
-  for (const format of ALL_FORMATS) {
-    const r = await cli(`no-change plan --format ${format}`, [
-      'plan',
-      '--no-synth',
-      '--detailed-exitcode',
-      '--format',
-      format,
-      ...key(CANARY.apiKey),
-    ]);
-    expect(r.code).toBe(0);
-  }
+  await planInEveryFormat('no-change plan', ['--detailed-exitcode', ...key(CANARY.apiKey)], 0);
   for (const address of [
     'sched_job.web',
     'sched_namespace.apps',
@@ -193,17 +180,7 @@ test('no canary reaches any output of plan, deploy, destroy, state show, output,
   expect((await cli('output', ['output'])).stdout).toMatch(/api_key = <sensitive>/);
 
   // An update shows neither the old nor the new value ("old" -> "new").
-  for (const format of ALL_FORMATS) {
-    const r = await cli(`update plan --format ${format}`, [
-      'plan',
-      '--no-synth',
-      '--detailed-exitcode',
-      '--format',
-      format,
-      ...key(CANARY.apiKeyNext),
-    ]);
-    expect(r.code).toBe(2);
-  }
+  await planInEveryFormat('update plan', ['--detailed-exitcode', ...key(CANARY.apiKeyNext)], 2);
   expect(
     (await cli('update deploy', ['deploy', '--no-synth', '--auto-approve', ...key(CANARY.apiKeyNext)])).code,
   ).toBe(0);
@@ -228,16 +205,7 @@ test('no canary reaches any output of plan, deploy, destroy, state show, output,
   expect(failed.stderr).toMatch(/Error: reg_acl_auth_method\.echo[^]*BindNamespace[^]*\(sensitive value\)/);
   expect(failed.stderr).toMatch(/Error: sched_job\.broken[^]*Driver Failure: \(sensitive value\)/);
 
-  for (const format of ALL_FORMATS) {
-    await cli(`plan --destroy --format ${format}`, [
-      'plan',
-      '--no-synth',
-      '--destroy',
-      '--format',
-      format,
-      ...key(CANARY.apiKeyNext),
-    ]);
-  }
+  await planInEveryFormat('plan --destroy', ['--destroy', ...key(CANARY.apiKeyNext)], 0);
   const destroyed = await cli('destroy', [
     'destroy',
     '--no-synth',
