@@ -208,7 +208,8 @@ class Evaluator {
           this.appendInterp(acc, p.expr, f);
           break;
         case 'if': {
-          const c = takeMark(acc, this.eval(p.cond, f));
+          const [c, cm] = unmark(this.eval(p.cond, f));
+          if (cm) acc.marked = true;
           if (isUnknown(c)) {
             acc.unknown = true;
             break;
@@ -218,6 +219,7 @@ class Evaluator {
             p.cond.span,
             'Invalid template directive',
             'The if condition must be a bool',
+            cm,
           );
           appendText(acc, this.template(b ? p.then : p.else, f));
           break;

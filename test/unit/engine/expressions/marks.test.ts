@@ -96,7 +96,12 @@ describe('sensitive, nonsensitive, issensitive', () => {
 });
 
 describe('errors never quote a sensitive value', () => {
-  it.each([['${var.key + 1}'], ['${tonumber(var.key)}'], ['${var.obj[var.key]}']])('%s', (text) => {
+  it.each([
+    ['${var.key + 1}'],
+    ['${tonumber(var.key)}'],
+    ['${var.obj[var.key]}'],
+    ['%{ if var.key }x%{ endif }'],
+  ])('%s', (text) => {
     let message = '';
     try {
       ev(text, scope);
