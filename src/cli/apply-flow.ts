@@ -10,7 +10,7 @@ import type { StackSession } from '../engine/session';
 import { StateWriter } from '../engine/state';
 import { targetingApplyWarning } from '../engine/plan/targeting';
 import { formatDiagnostic } from '../provider/values';
-import { collectSecretsOfPlan } from './secrets';
+import { collectSecretsOfPlan, noteSecrets } from './secrets';
 import type { CliIO } from './io';
 
 export async function applyWithProgress(
@@ -20,11 +20,13 @@ export async function applyWithProgress(
   parallelism: number,
 ): Promise<ApplyResult> {
   const interactive = !!io.stderr.isTTY && !isCI(io.env);
+  const secrets = collectSecretsOfPlan(plan);
+  noteSecrets(io, secrets);
   const progress = createProgress({
     stream: io.stderr,
     interactive,
     color: wantsColor(io.stderr, io.env),
-    secrets: collectSecretsOfPlan(plan),
+    secrets,
   });
   const writer = new StateWriter(s.loaded.statePath, s.state, {
     persistedFingerprint: s.persistedFingerprint,

@@ -1,6 +1,7 @@
 /** What a command reads and writes, injectable so tests run commands in-process. */
 import type { Writable } from 'node:stream';
 import type { Env } from '../api/env';
+import type { SecretSink } from './redact-io';
 
 export interface CliIO {
   stdout: Writable & { isTTY?: boolean; columns?: number };
@@ -9,6 +10,8 @@ export interface CliIO {
   cwd: string;
   /** Asks a yes/no question on a terminal; undefined when there is none. */
   confirm?: (question: string) => Promise<boolean>;
+  /** Where commands report the secrets they learn, so no output shows them (see redact-io.ts). */
+  secrets?: SecretSink;
   /** Signals the run should stop (first: finish what runs; second: stop now). */
   interrupts?: { soft: AbortSignal; hard: AbortSignal };
 }

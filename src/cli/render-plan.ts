@@ -4,6 +4,7 @@ import { planModel } from '../engine/plan/model';
 import type { StackPlan } from '../engine/plan/types';
 import { hasChanges, renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
 import type { CliIO } from './io';
+import { collectSecretsOfPlan, noteSecrets } from './secrets';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
 
@@ -14,6 +15,8 @@ export function parseFormat(v: string): PlanFormat {
 
 /** Diagnostics to stderr; with the text format, those of a listed resource are already shown beside it. */
 export function printDiagnostics(io: CliIO, plan: StackPlan, format: PlanFormat = 'text'): void {
+  // The first thing printed of every plan: from here on the output guard knows its secrets.
+  noteSecrets(io, collectSecretsOfPlan(plan));
   const shown = new Set(format === 'text' ? plan.instances.map((i) => i.address) : []);
   for (const d of plan.diagnostics) {
     if (d.address && shown.has(d.address)) continue;

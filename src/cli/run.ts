@@ -8,6 +8,7 @@ import { deployCommand, destroyCommand } from './deploy';
 import { devCommand } from './dev';
 import { importCommand, refreshCommand } from './import';
 import { ExitCode, type CliIO } from './io';
+import { guardIO } from './redact-io';
 import { planCommand } from './plan';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
@@ -39,7 +40,8 @@ export function buildProgram(io: CliIO): Command {
 }
 
 /** Runs the command line; resolves with the exit code (never calls process.exit). */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], given: CliIO): Promise<number> {
+  const io = guardIO(given);
   try {
     await buildProgram(io).parseAsync(argv, { from: 'user' });
     return 0;

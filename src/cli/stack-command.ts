@@ -12,6 +12,7 @@ import { openStack, type StackSession } from '../engine/session';
 import { loadStackConfig } from '../engine/config';
 import type { PlanOptions } from '../engine/plan/plan';
 import { ExitCode, type CliIO } from './io';
+import { noteSecrets, secretsOfInputs } from './secrets';
 
 export interface StackOptions {
   app?: string;
@@ -54,13 +55,19 @@ export function stackVariables(
   env: CliIO['env'],
   config: StackConfig,
 ): VariableInputs {
+  const raw = stackVariablesRaw(list, env);
+  for (const name of Object.keys(raw)) if (!config.variables.has(name)) delete raw[name];
+  return { raw };
+}
+
+/** Every `TF_VAR_name` of the environment, then every `--var name=value` (which wins). */
+function stackVariablesRaw(list: string[] | undefined, env: CliIO['env']): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (k.startsWith('TF_VAR_') && v !== undefined) raw[k.slice('TF_VAR_'.length)] = v;
   }
   Object.assign(raw, parseVars(list));
-  for (const name of Object.keys(raw)) if (!config.variables.has(name)) delete raw[name];
-  return { raw };
+  return raw;
 }
 
 /** A `--var` no selected stack declares is an error (Terraform's "Value for undeclared variable"). */
@@ -91,6 +98,7 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
   let dev: DevTarget | undefined;
   let env = io.env;
   const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
+  noteSecrets(io, secretsOfInputs(configs, stackVariablesRaw(o.var, io.env), io.env));
   checkDeclared(o.var, configs);
   if (o.devAgent !== false) {
     if (needsDevAgent(configs, env)) {

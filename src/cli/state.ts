@@ -3,8 +3,11 @@ import { Command } from 'commander';
 import path from 'node:path';
 import { loadProject, loadStack, selectStack, stacksOf } from '../engine/project';
 import { acquireLock, forceUnlock, loadStateWithPending, StateWriter, type StateFile } from '../engine/state';
+import { maskSensitive, SENSITIVE_TEXT } from '../engine/render/sensitive';
+import type { AttrPath } from '../provider/values';
 import { formatValue } from './apply-flow';
 import { ExitCode, type CliIO } from './io';
+import { noteSecrets, secretsOfState } from './secrets';
 
 interface Loc {
   app: string;
@@ -24,16 +27,9 @@ function withLoc(cmd: Command): Command {
     .option('--stack <name>', 'the stack');
 }
 
-const SENSITIVE = '(sensitive value)';
-
-function masked(
-  attrs: Record<string, unknown>,
-  sensitive: (string | number)[][] | undefined,
-): Record<string, unknown> {
-  const out = { ...attrs };
-  for (const p of sensitive ?? [])
-    if (p.length > 0 && typeof p[0] === 'string' && p[0] in out) out[p[0]] = SENSITIVE;
-  return out;
+/** The attributes with every recorded sensitive path (nested ones too) shown as `(sensitive value)`. */
+function masked(attrs: Record<string, unknown>, sensitive: AttrPath[] | undefined): unknown {
+  return maskSensitive(attrs, sensitive ?? [], [], SENSITIVE_TEXT);
 }
 
 async function mutate(
@@ -80,6 +76,8 @@ export function stateCommand(io: CliIO): Command {
         const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
         const obj = state.get(address);
         if (!obj) throw new ExitCode(1, `${address} is not in the state`);
+        // A secret echoed into another attribute (or another instance) is masked too.
+        noteSecrets(io, secretsOfState(state.entries().map((e) => e.object)));
         io.stdout.write(
           `# ${address}\n${JSON.stringify(masked(obj.attributes, obj.sensitiveAttributes), null, 2)}\n`,
         );

@@ -13,6 +13,7 @@ import type { EvalScope } from '../expressions/evaluate';
 import type { State } from '../../provider/resource';
 import { UNKNOWN } from '../../provider/values';
 import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
+import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
 import type { InstancePlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
 import type { ApplyOptions, ApplyResult } from './apply';
@@ -25,6 +26,8 @@ export interface ApplyContext {
   readonly book: ValueBook;
   /** Replaces whose destroy half is done and whose create half is not (yet). */
   readonly halfReplaced: Set<string>;
+  /** The sensitive variables' values: an applied value that holds one is marked where it holds it. */
+  readonly secrets: string[];
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -53,7 +56,15 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
       variables: plan.variables,
       resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
     });
-  const ctx: ApplyContext = { opts, config, result: emptyResult(), book, halfReplaced: new Set(), scope };
+  const ctx: ApplyContext = {
+    opts,
+    config,
+    result: emptyResult(),
+    book,
+    halfReplaced: new Set(),
+    secrets: sensitiveVariableTexts(config, plan.variables),
+    scope,
+  };
   seedValues(ctx);
   return ctx;
 }
@@ -73,12 +84,18 @@ function seedValues(ctx: ApplyContext): void {
   for (const r of config.dataSources.values()) declare(r);
   for (const e of state.entries()) {
     const ra = `${e.addr.mode === 'data' ? 'data.' : ''}${e.addr.type}.${e.addr.name}`;
-    book.set(ra, e.addr.key as InstanceKey, e.object.attributes);
+    book.set(ra, e.addr.key as InstanceKey, e.object.attributes, e.object.sensitiveAttributes ?? []);
   }
-  for (const dp of plan.data) book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN);
+  for (const dp of plan.data)
+    book.set(dp.resourceAddress, dp.key, dp.value ?? UNKNOWN, namePaths(dp.sensitive));
   for (const ip of plan.instances) {
     if (ip.change.action !== 'noop' && ip.change.action !== 'delete')
-      book.set(ip.resourceAddress, ip.key, ip.change.planned ?? UNKNOWN);
+      book.set(
+        ip.resourceAddress,
+        ip.key,
+        ip.change.planned ?? UNKNOWN,
+        referencePaths(ip.sensitive, ip.marks),
+      );
   }
 }
 
@@ -91,13 +108,14 @@ export function blockOf(
 }
 
 /** The state object an applied instance leaves. */
-export function objectOf(ip: InstancePlan, next: State): InstanceObject {
+export function objectOf(ip: InstancePlan, next: State, secrets: readonly string[]): InstanceObject {
   return {
     schemaVersion: ip.schemaVersion,
     attributes: next,
-    sensitiveAttributes: ip.sensitive
-      .filter((k) => next[k] !== undefined && next[k] !== null)
-      .map((k) => [k]),
+    sensitiveAttributes: dedupe([
+      ...ip.sensitive.filter((k) => next[k] !== undefined && next[k] !== null).map((k) => [k]),
+      ...appliedMarks(ip.marks, ip.change.planned, next, [...secrets]),
+    ]),
     // No private data: the plan's (the job it planned, its check-and-set index) was for this apply
     // only, and the handlers' apply returns none to keep, as the Terraform plugin also records.
     dependencies: ip.dependencies,
@@ -115,18 +133,18 @@ export function providerOf(p: { provider: string; providerName: string }): { pro
   };
 }
 
-function record(ip: InstancePlan, next: State | null) {
+function record(ctx: ApplyContext, ip: InstancePlan, next: State | null) {
   return (s: StateFile): void => {
     if (next === null) s.remove(ip.address);
-    else s.set(ip.address, objectOf(ip, next), providerOf(ip));
+    else s.set(ip.address, objectOf(ip, next, ctx.secrets), providerOf(ip));
   };
 }
 
 export function persist(ctx: ApplyContext, ip: InstancePlan, next: State | null): Promise<void> {
-  return ctx.opts.writer.update(record(ip, next));
+  return ctx.opts.writer.update(record(ctx, ip, next));
 }
 
 /** For a resource that finished: in the state now, on disk shortly (see StateWriter.updateSoon). */
 export function persistSoon(ctx: ApplyContext, ip: InstancePlan, next: State | null): void {
-  ctx.opts.writer.updateSoon(record(ip, next));
+  ctx.opts.writer.updateSoon(record(ctx, ip, next));
 }

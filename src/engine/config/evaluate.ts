@@ -8,6 +8,7 @@ import type { AttrPath } from '../../provider/values';
 import type { Expr } from '../expressions/ast';
 import { evaluate, type EvalScope } from '../expressions/evaluate';
 import { setProp } from '../expressions/types';
+import { unmark, unmarkDeep, unmarkWithPaths } from '../expressions/marks';
 import { isUnknown, toBool, toStr } from '../expressions/values';
 import { instanceAddress } from './address';
 import { ConfigError, diagnostic, located, type ConfigDiagnostic, type DiagnosticContext } from './errors';
@@ -53,31 +54,62 @@ export function evaluateResourceConfig(
   scope: EvalScope,
   instance?: InstanceContext,
 ): Config {
-  const v = evaluateAt(r.body, instanceScope(scope, instance), resourceCtx(r, instance));
-  if (isUnknown(v)) {
+  return evaluateMarkedResourceConfig(r, scope, instance).config;
+}
+
+/**
+ * The configuration as a handler receives it (no marks), and the paths of its sensitive values,
+ * which the plan and the state record (Terraform's UnmarkDeepWithPaths at the provider boundary).
+ */
+export function evaluateMarkedResourceConfig(
+  r: ResourceConfig,
+  scope: EvalScope,
+  instance?: InstanceContext,
+): { config: Config; sensitivePaths: AttrPath[] } {
+  const { value: v, paths } = unmarkWithPaths(
+    evaluateAt(r.body, instanceScope(scope, instance), resourceCtx(r, instance)),
+  );
+  if (isUnknown(v) || paths.some((p) => p.length === 0)) {
     throw new ConfigError([
       diagnostic(
         resourceCtx(r, instance),
         'Invalid resource configuration',
-        'an attribute name depends on a value not known until apply',
+        isUnknown(v)
+          ? 'an attribute name depends on a value not known until apply'
+          : 'an attribute name depends on a sensitive value',
       ),
     ]);
   }
-  return v as Config;
+  return { config: v as Config, sensitivePaths: paths };
 }
 
 /** A provider block's configuration (address, token, ...). UNKNOWN values are possible; callers decide. */
 export function evaluateProviderConfig(p: ProviderConfig, scope: EvalScope): Config {
   const v = evaluateAt(p.body, instanceScope(scope, undefined), { address: `provider.${p.address}` });
-  return v as Config;
+  return unmarkDeep(v)[0] as Config;
 }
 
+/**
+ * An output's value, without marks. An output that carries a sensitive value must say
+ * `sensitive = true`, as Terraform requires, so no secret leaves the stack by accident.
+ */
 export function evaluateOutput(o: OutputConfig, scope: EvalScope): unknown {
-  return evaluateAt(o.value, scope, {
+  const ctx: DiagnosticContext = {
     address: `output.${o.name}`,
     path: ['value'],
     ...(o.construct.path !== undefined ? { constructPath: o.construct.path } : {}),
-  });
+  };
+  const [value, marked] = unmarkDeep(evaluateAt(o.value, scope, ctx));
+  if (marked && !o.sensitive) {
+    throw new ConfigError([
+      diagnostic(
+        ctx,
+        'Output refers to sensitive values',
+        'The value of this output is derived from a sensitive value (a sensitive variable, a sensitive() call, ...). To export it, declare the output with sensitive = true; to state that the derived value is safe to show, wrap it in nonsensitive().',
+      ),
+    ]);
+  }
+  return value;
 }
 
 export interface ConditionResult {
@@ -100,10 +132,12 @@ export function checkConditions(
   const result: ConditionResult = { failures: [], unknown: 0 };
   conditions.forEach((c, i) => {
     const at: DiagnosticContext = { ...ctx, path: [...(ctx.path ?? []), kind, i] };
-    const v = located(
-      { ...at, path: [...(at.path ?? []), 'condition'] },
-      () => evaluate(c.condition, scope),
-      sourceOf(c.condition),
+    const [v] = unmarkDeep(
+      located(
+        { ...at, path: [...(at.path ?? []), 'condition'] },
+        () => evaluate(c.condition, scope),
+        sourceOf(c.condition),
+      ),
     );
     if (isUnknown(v)) {
       result.unknown++;
@@ -122,12 +156,18 @@ export function checkConditions(
       ]);
     }
     if (ok) return;
-    const msg = located(
-      { ...at, path: [...(at.path ?? []), 'error_message'] },
-      () => evaluate(c.errorMessage, scope),
-      sourceOf(c.errorMessage),
+    const [msg, sensitive] = unmark(
+      located(
+        { ...at, path: [...(at.path ?? []), 'error_message'] },
+        () => evaluate(c.errorMessage, scope),
+        sourceOf(c.errorMessage),
+      ),
     );
-    const text = isUnknown(msg) ? 'condition failed (the error message is not known yet)' : toStr(msg);
+    const text = sensitive
+      ? 'condition failed (the error message refers to sensitive values, so it is not shown)'
+      : isUnknown(msg)
+        ? 'condition failed (the error message is not known yet)'
+        : toStr(msg);
     result.failures.push(
       diagnostic(ctx, text, `${kind === 'validation' ? 'validation rule' : kind} ${i} failed`),
     );
@@ -175,8 +215,11 @@ export function evaluateReplaceTriggers(
   instance?: InstanceContext,
 ): unknown[] {
   const s = instanceScope(scope, instance);
-  return r.lifecycle.replaceTriggeredBy.map((e, i) =>
-    evaluateAt(e, s, { ...resourceCtx(r, instance), path: ['lifecycle', 'replace_triggered_by', i] }),
+  return r.lifecycle.replaceTriggeredBy.map(
+    (e, i) =>
+      unmarkDeep(
+        evaluateAt(e, s, { ...resourceCtx(r, instance), path: ['lifecycle', 'replace_triggered_by', i] }),
+      )[0],
   );
 }
 

@@ -7,6 +7,7 @@ import { evaluate } from '../expressions/evaluate';
 import { containsUnknown, isObjectValue, isUnknown, toSetArray, typeName } from '../expressions/values';
 import { instanceAddress, type InstanceKey } from './address';
 import { ConfigError, diagnostic, located, type DiagnosticContext } from './errors';
+import { isSensitive, unmarkDeep } from '../expressions/marks';
 import { sourceOf } from './json-expr';
 import type { InstanceContext } from './scope';
 import type { ResourceConfig } from './types';
@@ -25,6 +26,10 @@ function ctxOf(r: ResourceConfig, attr: string): DiagnosticContext {
   };
 }
 
+/** Instance keys show in every address, so they must not come from a sensitive value (Terraform's rule). */
+const SENSITIVE_FOR_EACH =
+  'Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments: the sensitive value would show as a resource instance key.';
+
 const APPLY_HINT =
   'To work around this, deploy the resources it depends on first (deploy with --target), then deploy again.';
 
@@ -33,7 +38,8 @@ export function expandResource(r: ResourceConfig, scope: EvalScope): Expansion {
   if (r.count) {
     const ctx = ctxOf(r, 'count');
     const expr = r.count;
-    const v = located(ctx, () => evaluate(expr, scope), sourceOf(expr));
+    // A sensitive count is allowed (as in Terraform): the number of instances does not tell the value.
+    const [v] = unmarkDeep(located(ctx, () => evaluate(expr, scope), sourceOf(expr)));
     const fail = (detail: string): never => {
       throw new ConfigError([diagnostic(ctx, 'Invalid count argument', detail)]);
     };
@@ -61,6 +67,7 @@ export function expandResource(r: ResourceConfig, scope: EvalScope): Expansion {
     const fail = (detail: string): never => {
       throw new ConfigError([diagnostic(ctx, 'Invalid for_each argument', detail)]);
     };
+    if (isSensitive(v) || (Array.isArray(v) && v.some(isSensitive))) fail(SENSITIVE_FOR_EACH);
     if (isUnknown(v)) {
       fail(
         `The "for_each" value depends on resource attributes that cannot be determined until apply, so the engine cannot determine the full set of keys that will identify the instances of this resource. ${APPLY_HINT}`,

@@ -34,6 +34,7 @@ export {
   evaluateOutput,
   evaluateProviderConfig,
   evaluateReplaceTriggers,
+  evaluateMarkedResourceConfig,
   evaluateResourceConfig,
   isIgnoredChange,
   type ConditionResult,

@@ -4,6 +4,7 @@
  * plan/apply code. Instance scopes add `count.index` / `each.*` for one resource instance.
  */
 import { evaluate, type EvalScope } from '../expressions/evaluate';
+import { markSensitive } from '../expressions/marks';
 import type { Reference } from '../expressions/references';
 import { UNKNOWN } from '../expressions/values';
 import type { InstanceKey } from './address';
@@ -48,8 +49,11 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
       return findResource(config, ref) ? resolve(ref) : undefined;
     },
     variable(name) {
-      if (!config.variables.has(name)) return undefined;
-      return Object.prototype.hasOwnProperty.call(opts.variables, name) ? opts.variables[name] : null;
+      const declared = config.variables.get(name);
+      if (!declared) return undefined;
+      const v = Object.prototype.hasOwnProperty.call(opts.variables, name) ? opts.variables[name] : null;
+      // Every use of a sensitive variable carries the mark from here on.
+      return declared.sensitive ? markSensitive(v) : v;
     },
     local(name) {
       const local = config.locals.get(name);

@@ -5,6 +5,7 @@
 import type { EvalScope } from '../expressions/evaluate';
 import { evaluate } from '../expressions/evaluate';
 import { ExpressionError } from '../expressions/errors';
+import { markSensitive } from '../expressions/marks';
 import { parseExpression } from '../expressions/parser';
 import { convertToType, formatType, type TypeConstraint } from '../expressions/types';
 import { UNKNOWN } from '../expressions/values';
@@ -84,7 +85,11 @@ export function resolveVariables(
   if (errors.length === 0) {
     const scope: EvalScope = {
       ...EMPTY_SCOPE,
-      variable: (n) => (config.variables.has(n) ? values[n] : undefined),
+      variable: (n) => {
+        const declared = config.variables.get(n);
+        if (!declared) return undefined;
+        return declared.sensitive ? markSensitive(values[n]) : values[n];
+      },
     };
     for (const v of config.variables.values()) {
       if (v.validations.length === 0) continue;

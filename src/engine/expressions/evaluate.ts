@@ -8,6 +8,8 @@ import { applyNumericOp } from '../../hcl/values';
 import { FunctionError, lookupFunction } from '../functions';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
+import { callMarkFunction, isMarkFunction } from './mark-functions';
+import { containsMarks, maskLeaves, markIf, unmark, unmarkDeep } from './marks';
 import { referenceOf, type Reference } from './references';
 import { setProp } from './types';
 import {
@@ -73,6 +75,29 @@ function bind(parent: Frame | undefined, vars: [string, unknown][]): Frame {
   return { vars: new Map(vars), parent };
 }
 
+/** A template being built: its text so far, and whether any part was unknown or sensitive. */
+interface TemplateAcc {
+  out: string;
+  unknown: boolean;
+  marked: boolean;
+}
+
+/** The value without its mark; the mark is noted on the template. */
+function takeMark(acc: TemplateAcc, v: unknown): unknown {
+  const [inner, marked] = unmark(v);
+  if (marked) acc.marked = true;
+  return inner;
+}
+
+function appendText(acc: TemplateAcc, v: unknown): void {
+  const text = takeMark(acc, v);
+  if (isUnknown(text)) acc.unknown = true;
+  else acc.out += text as string;
+}
+
+/** How an error names a sensitive key instead of quoting it. */
+const SENSITIVE_KEY = '(sensitive value)';
+
 function err(summary: string, detail: string, span?: Span): ExpressionError {
   return new ExpressionError(summary, detail, span);
 }
@@ -104,11 +129,14 @@ class Evaluator {
       case 'relative':
         return this.steps(this.eval(e.source, f), e.steps, f);
       case 'splat': {
-        const src = this.eval(e.source, f);
-        if (isUnknown(src)) return UNKNOWN;
-        if (src === null) return [];
+        const [src, marked] = unmark(this.eval(e.source, f));
+        if (isUnknown(src)) return markIf(UNKNOWN, marked);
+        if (src === null) return markIf([], marked);
         const items = Array.isArray(src) ? src : [src];
-        return items.map((x) => this.steps(x, e.steps, f));
+        return markIf(
+          items.map((x) => this.steps(x, e.steps, f)),
+          marked,
+        );
       }
       case 'call':
         return this.call(e, f);
@@ -117,27 +145,15 @@ class Evaluator {
       case 'object':
         return this.object(e.items, e.dynamic, f);
       case 'unary': {
-        const v = this.eval(e.operand, f);
-        if (isUnknown(v)) return UNKNOWN;
-        return e.op === '-'
-          ? -this.wrap(
-              () => toNum(v, 'operand'),
-              e.operand.span,
-              'Invalid operand',
-              'Unsuitable value for unary operand',
-            )
-          : !this.wrap(
-              () => toBool(v, 'operand'),
-              e.operand.span,
-              'Invalid operand',
-              'Unsuitable value for unary operand',
-            );
+        const [v, marked] = unmark(this.eval(e.operand, f));
+        if (isUnknown(v)) return markIf(UNKNOWN, marked);
+        return markIf(this.unary(e.op, v, e.operand.span), marked);
       }
       case 'binary':
         return this.binary(e.op, e.left, e.right, e.span, f);
       case 'conditional': {
-        const c = this.eval(e.cond, f);
-        if (isUnknown(c)) return UNKNOWN;
+        const [c, marked] = unmark(this.eval(e.cond, f));
+        if (isUnknown(c)) return markIf(UNKNOWN, marked);
         if (c === null)
           throw err(
             'Invalid conditional',
@@ -151,7 +167,8 @@ class Evaluator {
           'The condition expression must be of type bool',
         );
         // Only the chosen branch is evaluated, so `var.x != null ? var.x.y : ""` works on null.
-        return this.eval(b ? e.then : e.else, f);
+        // A sensitive condition makes the choice itself sensitive.
+        return markIf(this.eval(b ? e.then : e.else, f), marked);
       }
       case 'for':
         return this.forExpr(e, f);
@@ -160,34 +177,41 @@ class Evaluator {
     }
   }
 
-  /** Runs a conversion, re-labelling its ExpressionError with this summary and span. */
-  private wrap<T>(fn: () => T, span: Span, summary: string, prefix: string): T {
+  private unary(op: string, v: unknown, span: Span): unknown {
+    return op === '-'
+      ? -this.wrap(() => toNum(v, 'operand'), span, 'Invalid operand', 'Unsuitable value for unary operand')
+      : !this.wrap(() => toBool(v, 'operand'), span, 'Invalid operand', 'Unsuitable value for unary operand');
+  }
+
+  /**
+   * Runs a conversion, re-labelling its ExpressionError with this summary and span. The reason of a
+   * failed conversion may quote the value, so for a sensitive value it is left out.
+   */
+  private wrap<T>(fn: () => T, span: Span, summary: string, prefix: string, sensitive = false): T {
     try {
       return fn();
     } catch (e) {
-      if (e instanceof ExpressionError) throw err(summary, `${prefix}: ${e.detail ?? e.summary}.`, span);
-      throw e;
+      if (!(e instanceof ExpressionError)) throw e;
+      const reason = sensitive ? `the value is sensitive, so it is not shown` : (e.detail ?? e.summary);
+      throw err(summary, `${prefix}: ${reason}.`, span);
     }
   }
 
   private template(parts: TemplatePart[], f: Frame | undefined): unknown {
-    let out = '';
-    let unknown = false;
+    const acc: TemplateAcc = { out: '', unknown: false, marked: false };
     for (const p of parts) {
       switch (p.kind) {
         case 'literal':
-          out += p.text;
+          acc.out += p.text;
           break;
-        case 'interp': {
-          const v = this.eval(p.expr, f);
-          if (isUnknown(v)) unknown = true;
-          else out += this.interpolated(v, p.expr.span);
+        case 'interp':
+          this.appendInterp(acc, p.expr, f);
           break;
-        }
         case 'if': {
-          const c = this.eval(p.cond, f);
+          const [c, cm] = unmark(this.eval(p.cond, f));
+          if (cm) acc.marked = true;
           if (isUnknown(c)) {
-            unknown = true;
+            acc.unknown = true;
             break;
           }
           const b = this.wrap(
@@ -195,30 +219,34 @@ class Evaluator {
             p.cond.span,
             'Invalid template directive',
             'The if condition must be a bool',
+            cm,
           );
-          const v = this.template(b ? p.then : p.else, f);
-          if (isUnknown(v)) unknown = true;
-          else out += v as string;
+          appendText(acc, this.template(b ? p.then : p.else, f));
           break;
         }
         case 'for': {
-          const coll = this.eval(p.coll, f);
+          const coll = takeMark(acc, this.eval(p.coll, f));
           if (isUnknown(coll)) {
-            unknown = true;
+            acc.unknown = true;
             break;
           }
           for (const [k, v] of iterate(coll, p.span, 'a template for directive')) {
             const vars: [string, unknown][] = [[p.valVar, v]];
             if (p.keyVar) vars.push([p.keyVar, k]);
-            const r = this.template(p.body, bind(f, vars));
-            if (isUnknown(r)) unknown = true;
-            else out += r as string;
+            appendText(acc, this.template(p.body, bind(f, vars)));
           }
           break;
         }
       }
     }
-    return unknown ? UNKNOWN : out;
+    // A template that includes a sensitive value is sensitive as a whole (Terraform's rule).
+    return markIf(acc.unknown ? UNKNOWN : acc.out, acc.marked);
+  }
+
+  private appendInterp(acc: TemplateAcc, expr: Expr, f: Frame | undefined): void {
+    const v = takeMark(acc, this.eval(expr, f));
+    if (isUnknown(v)) acc.unknown = true;
+    else acc.out += this.interpolated(v, expr.span);
   }
 
   private interpolated(v: unknown, span: Span): string {
@@ -367,10 +395,18 @@ class Evaluator {
     }
   }
 
+  /** Attribute and index steps; anything sensitive on the way makes the result sensitive. */
   steps(value: unknown, steps: Step[], f: Frame | undefined): unknown {
     let cur = value;
+    let marked = false;
+    const take = (v: unknown): unknown => {
+      const [inner, m] = unmark(v);
+      if (m) marked = true;
+      return inner;
+    };
     for (const st of steps) {
-      if (isUnknown(cur)) return UNKNOWN;
+      cur = take(cur);
+      if (isUnknown(cur)) return markIf(UNKNOWN, marked);
       if (st.kind === 'attr') {
         if (isObjectValue(cur)) {
           if (!Object.prototype.hasOwnProperty.call(cur, st.name)) {
@@ -402,14 +438,16 @@ class Evaluator {
         }
         continue;
       }
-      const key = this.eval(st.key, f);
-      if (isUnknown(key)) return UNKNOWN;
-      cur = this.index(cur, key, st.span);
+      const [key, keyMarked] = unmark(this.eval(st.key, f));
+      if (keyMarked) marked = true;
+      if (isUnknown(key)) return markIf(UNKNOWN, marked);
+      cur = this.index(cur, key, st.span, keyMarked);
     }
-    return cur === undefined ? null : cur;
+    return markIf(cur === undefined ? null : cur, marked);
   }
 
-  private index(coll: unknown, key: unknown, span: Span): unknown {
+  /** A sensitive key is never quoted in an error. */
+  private index(coll: unknown, key: unknown, span: Span, keyMarked: boolean): unknown {
     if (coll === null || coll === undefined)
       throw err('Attempt to index null value', 'This value is null, so it does not have any indices.', span);
     if (key === null) throw err('Invalid index', "Can't use a null value as an indexing key.", span);
@@ -419,11 +457,12 @@ class Evaluator {
         span,
         'Invalid index',
         'The given key does not identify an element in this collection value',
+        keyMarked,
       );
       if (!Number.isInteger(n) || n < 0 || n >= coll.length) {
         throw err(
           'Invalid index',
-          `The given key does not identify an element in this collection value: ${n} is ${Number.isInteger(n) && n >= 0 ? `out of range (length ${coll.length})` : 'not a valid index'}.`,
+          `The given key does not identify an element in this collection value: ${keyMarked ? SENSITIVE_KEY : n} is ${Number.isInteger(n) && n >= 0 ? `out of range (length ${coll.length})` : 'not a valid index'}.`,
           span,
         );
       }
@@ -435,11 +474,12 @@ class Evaluator {
         span,
         'Invalid index',
         'The given key does not identify an element in this collection value',
+        keyMarked,
       );
       if (!Object.prototype.hasOwnProperty.call(coll, k)) {
         throw err(
           'Invalid index',
-          `The given key does not identify an element in this collection value: no element "${k}".`,
+          `The given key does not identify an element in this collection value: no element ${keyMarked ? SENSITIVE_KEY : `"${k}"`}.`,
           span,
         );
       }
@@ -450,70 +490,102 @@ class Evaluator {
 
   private call(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
     if (e.name === 'try') return this.tryCall(e, f);
-    if (e.name === 'can') {
-      if (e.args.length !== 1)
-        throw err(
-          'Invalid function call',
-          `Function "can" expects exactly 1 argument, got ${e.args.length}.`,
-          e.span,
-        );
-      try {
-        return containsUnknown(this.eval(e.args[0]!, f)) ? UNKNOWN : true;
-      } catch (x) {
-        if (x instanceof ExpressionError) return false;
-        throw x;
-      }
+    if (e.name === 'can') return this.canCall(e, f);
+    if (isMarkFunction(e.name)) {
+      this.checkArity(e, e.args.length, { minArgs: 1, maxArgs: 1 });
+      return callMarkFunction(e.name, this.eval(e.args[0]!, f));
     }
     const def = lookupFunction(e.name);
     if (!def)
       throw err(`Call to unknown function "${e.name}"`, `There is no function named "${e.name}".`, e.span);
-    let args = e.args.map((a) => this.eval(a, f));
-    if (e.expandFinal) {
-      const last = args[args.length - 1];
-      if (isUnknown(last)) return UNKNOWN;
-      if (!Array.isArray(last)) {
-        throw err(
-          'Invalid expanding argument value',
-          'The expanding argument (indicated by ...) must be of a tuple, list, or set type.',
-          e.args[e.args.length - 1]!.span,
-        );
-      }
-      args = [...args.slice(0, -1), ...last];
+    const given = this.callArgs(e, f);
+    if (given.unknown) return markIf(UNKNOWN, given.args.some(containsMarks) || given.marked);
+    // Functions never see marks (Terraform's function boundary): the result is sensitive when any
+    // argument was, or held something that was.
+    const [args, marked] = given.args.reduce<[unknown[], boolean]>(
+      ([out, any], a) => {
+        const [v, m] = unmarkDeep(a);
+        out.push(v);
+        return [out, any || m];
+      },
+      [[], given.marked],
+    );
+    this.checkArity(e, args.length, def);
+    const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
+    if (unknown) return markIf(UNKNOWN, marked);
+    try {
+      return markIf(def.impl(args), marked);
+    } catch (x) {
+      throw this.callError(e, x, marked ? args : []);
     }
-    if (args.length < def.minArgs) {
+  }
+
+  /** The evaluated arguments, the final one expanded when written `f(a, list...)`. */
+  private callArgs(
+    e: Expr & { type: 'call' },
+    f: Frame | undefined,
+  ): { args: unknown[]; marked: boolean; unknown: boolean } {
+    const args = e.args.map((a) => this.eval(a, f));
+    if (!e.expandFinal) return { args, marked: false, unknown: false };
+    const [last, marked] = unmark(args[args.length - 1]);
+    if (isUnknown(last)) return { args, marked, unknown: true };
+    if (!Array.isArray(last)) {
+      throw err(
+        'Invalid expanding argument value',
+        'The expanding argument (indicated by ...) must be of a tuple, list, or set type.',
+        e.args[e.args.length - 1]!.span,
+      );
+    }
+    return { args: [...args.slice(0, -1), ...(last as unknown[])], marked, unknown: false };
+  }
+
+  private checkArity(e: Expr & { type: 'call' }, n: number, def: { minArgs: number; maxArgs: number }): void {
+    const range = (bound: string): string => (def.maxArgs === def.minArgs ? '' : `${bound} `);
+    if (n < def.minArgs) {
       throw err(
         'Not enough function arguments',
-        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at least '}${def.minArgs} argument(s), got ${args.length}.`,
+        `Function "${e.name}" expects ${range('at least')}${def.minArgs} argument(s), got ${n}.`,
         e.span,
       );
     }
-    if (args.length > def.maxArgs) {
+    if (n > def.maxArgs) {
       throw err(
         'Too many function arguments',
-        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at most '}${def.maxArgs} argument(s), got ${args.length}.`,
+        `Function "${e.name}" expects ${range('at most')}${def.maxArgs} argument(s), got ${n}.`,
         e.span,
       );
     }
-    const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
-    if (unknown) return UNKNOWN;
+  }
+
+  /** A function's failure as a diagnostic; a reason that quotes a sensitive argument is masked. */
+  private callError(e: Expr & { type: 'call' }, x: unknown, sensitiveArgs: unknown[]): unknown {
+    const reason =
+      x instanceof FunctionError
+        ? x.message
+        : x instanceof ExpressionError
+          ? (x.detail ?? x.summary)
+          : undefined;
+    if (reason === undefined) return x;
+    const argIndex = x instanceof FunctionError ? x.argIndex : undefined;
+    const argSpan = argIndex !== undefined && !e.expandFinal ? e.args[argIndex]?.span : undefined;
+    return err(
+      'Error in function call',
+      `Call to function "${e.name}" failed: ${maskLeaves(reason, sensitiveArgs)}.`,
+      argSpan ?? e.span,
+    );
+  }
+
+  private canCall(e: Expr & { type: 'call' }, f: Frame | undefined): unknown {
+    if (e.args.length !== 1)
+      throw err(
+        'Invalid function call',
+        `Function "can" expects exactly 1 argument, got ${e.args.length}.`,
+        e.span,
+      );
     try {
-      return def.impl(args);
+      return containsUnknown(unmarkDeep(this.eval(e.args[0]!, f))[0]) ? UNKNOWN : true;
     } catch (x) {
-      if (x instanceof FunctionError) {
-        const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
-        throw err(
-          'Error in function call',
-          `Call to function "${e.name}" failed: ${x.message}.`,
-          argSpan ?? e.span,
-        );
-      }
-      if (x instanceof ExpressionError) {
-        throw err(
-          'Error in function call',
-          `Call to function "${e.name}" failed: ${x.detail ?? x.summary}.`,
-          e.span,
-        );
-      }
+      if (x instanceof ExpressionError) return false;
       throw x;
     }
   }
@@ -526,7 +598,7 @@ class Evaluator {
       try {
         const v = this.eval(a, f);
         // An unknown result might still fail once known, so the choice itself is unknown.
-        return containsUnknown(v) ? UNKNOWN : v;
+        return containsUnknown(v) ? markIf(UNKNOWN, containsMarks(v)) : v;
       } catch (x) {
         if (!(x instanceof ExpressionError)) throw x;
         errors.push(x.message);
@@ -539,57 +611,66 @@ class Evaluator {
     );
   }
 
+  /** Operands lose their marks for the operation; the result is sensitive when an operand was. */
   private binary(op: BinaryOp, le: Expr, re: Expr, span: Span, f: Frame | undefined): unknown {
-    if (op === '&&' || op === '||') {
-      const l = this.eval(le, f);
-      const lb = isUnknown(l)
-        ? l
-        : this.wrap(
-            () => toBool(l),
-            le.span,
-            'Invalid operand',
-            `Unsuitable value for left operand of ${op}`,
-          );
-      // A known left side that decides the result wins even over an unknown right side.
-      if (lb === (op === '||')) return lb;
-      const r = this.eval(re, f);
-      const rb = isUnknown(r)
-        ? r
-        : this.wrap(
-            () => toBool(r),
-            re.span,
-            'Invalid operand',
-            `Unsuitable value for right operand of ${op}`,
-          );
-      if (isUnknown(lb) || isUnknown(rb)) {
-        if (rb === (op === '||')) return rb;
-        return UNKNOWN;
-      }
-      return rb;
-    }
-    const l = this.eval(le, f);
-    const r = this.eval(re, f);
+    if (op === '&&' || op === '||') return this.logical(op, le, re, f);
+    const [l, lm] = unmarkDeep(this.eval(le, f));
+    const [r, rm] = unmarkDeep(this.eval(re, f));
+    const marked = lm || rm;
     if (op === '==' || op === '!=') {
       const eq = valuesEqual(l, r);
-      if (isUnknown(eq)) return UNKNOWN;
-      return op === '==' ? eq : !eq;
+      if (isUnknown(eq)) return markIf(UNKNOWN, marked);
+      return markIf(op === '==' ? eq : !eq, marked);
     }
-    if (isUnknown(l) || isUnknown(r)) return UNKNOWN;
+    if (isUnknown(l) || isUnknown(r)) return markIf(UNKNOWN, marked);
     const a = this.wrap(
       () => toNum(l),
       le.span,
       'Invalid operand',
       `Unsuitable value for left operand of ${op}`,
+      lm,
     );
     const b = this.wrap(
       () => toNum(r),
       re.span,
       'Invalid operand',
       `Unsuitable value for right operand of ${op}`,
+      rm,
     );
     if ((op === '/' || op === '%') && b === 0)
       throw err('Division by zero', `The right operand of "${op}" is zero.`, span);
-    return applyNumericOp(op, a, b);
+    return markIf(applyNumericOp(op, a, b), marked);
+  }
+
+  private logical(op: '&&' | '||', le: Expr, re: Expr, f: Frame | undefined): unknown {
+    const [l, lm] = unmark(this.eval(le, f));
+    const lb = isUnknown(l)
+      ? l
+      : this.wrap(
+          () => toBool(l),
+          le.span,
+          'Invalid operand',
+          `Unsuitable value for left operand of ${op}`,
+          lm,
+        );
+    // A known left side that decides the result wins even over an unknown right side.
+    if (lb === (op === '||')) return markIf(lb, lm);
+    const [r, rm] = unmark(this.eval(re, f));
+    const marked = lm || rm;
+    const rb = isUnknown(r)
+      ? r
+      : this.wrap(
+          () => toBool(r),
+          re.span,
+          'Invalid operand',
+          `Unsuitable value for right operand of ${op}`,
+          rm,
+        );
+    if (isUnknown(lb) || isUnknown(rb)) {
+      if (rb === (op === '||')) return markIf(rb, marked);
+      return markIf(UNKNOWN, marked);
+    }
+    return markIf(rb, marked);
   }
 
   private object(
@@ -599,9 +680,12 @@ class Evaluator {
   ): unknown {
     const out: Record<string, unknown> = {};
     let unknownKey = false;
+    // A sensitive key would show in the object's shape, so it makes the whole object sensitive.
+    let marked = false;
     for (const it of items) {
-      const k = this.eval(it.key, f);
+      const [k, km] = unmark(this.eval(it.key, f));
       const v = this.eval(it.value, f);
+      if (km) marked = true;
       if (isUnknown(k)) {
         unknownKey = true;
         continue;
@@ -609,25 +693,25 @@ class Evaluator {
       if (k === null) throw err('Invalid object key', 'Object keys must not be null.', it.key.span);
       setProp(
         out,
-        this.wrap(() => toStr(k), it.key.span, 'Invalid object key', 'Object keys must be strings'),
+        this.wrap(() => toStr(k), it.key.span, 'Invalid object key', 'Object keys must be strings', km),
         v,
       );
     }
     for (const d of dynamic ?? []) this.dynamicBlock(d, out, f);
-    return unknownKey ? UNKNOWN : out;
+    return markIf(unknownKey ? UNKNOWN : out, marked);
   }
 
   private dynamicBlock(d: DynamicBlock, out: Record<string, unknown>, f: Frame | undefined): void {
-    const coll = this.eval(d.forEach, f);
+    const [coll, marked] = unmark(this.eval(d.forEach, f));
     if (isUnknown(coll)) {
       // The number of blocks is not known yet, so neither is the attribute they make up.
-      setProp(out, d.blockType, UNKNOWN);
+      setProp(out, d.blockType, markIf(UNKNOWN, marked));
       return;
     }
     const blocks: unknown[] = [];
     if (coll !== null) {
       for (const [key, value] of iterate(coll, d.forEach.span, `the for_each of dynamic "${d.blockType}"`)) {
-        blocks.push(this.eval(d.content, bind(f, [[d.iterator, { key, value }]])));
+        blocks.push(markIf(this.eval(d.content, bind(f, [[d.iterator, { key, value }]])), marked));
       }
     }
     const existing = out[d.blockType];
@@ -637,70 +721,88 @@ class Evaluator {
     setProp(out, d.blockType, [...prior, ...blocks]);
   }
 
+  /**
+   * A sensitive collection, condition or key makes the result sensitive as a whole (its length and
+   * keys would tell); sensitive elements stay marked where they are.
+   */
   private forExpr(e: ForExpr, f: Frame | undefined): unknown {
-    const coll = this.eval(e.coll, f);
-    if (isUnknown(coll)) return UNKNOWN;
-    const pairs = iterate(coll, e.coll.span, 'a for expression');
-    const tuple: unknown[] = [];
-    const obj: Record<string, unknown> = {};
-    let unknown = false;
-    for (const [k, v] of pairs) {
+    const [coll, collMarked] = unmark(this.eval(e.coll, f));
+    if (isUnknown(coll)) return markIf(UNKNOWN, collMarked);
+    const acc: ForAcc = { tuple: [], obj: {}, unknown: false, marked: collMarked };
+    for (const [k, v] of iterate(coll, e.coll.span, 'a for expression')) {
       const vars: [string, unknown][] = [[e.valVar, v]];
       if (e.keyVar) vars.push([e.keyVar, k]);
-      const inner = bind(f, vars);
-      if (e.cond) {
-        const c = this.eval(e.cond, inner);
-        if (isUnknown(c)) {
-          unknown = true;
-          continue;
-        }
-        if (
-          !this.wrap(
-            () => toBool(c),
-            e.cond.span,
-            'Invalid for expression condition',
-            'The condition must be a bool',
-          )
-        )
-          continue;
-      }
-      const val = this.eval(e.valExpr, inner);
-      if (!e.keyExpr) {
-        tuple.push(val);
-        continue;
-      }
-      const key = this.eval(e.keyExpr, inner);
-      if (isUnknown(key)) {
-        unknown = true;
-        continue;
-      }
-      if (key === null)
-        throw err(
-          'Invalid object key',
-          'Key expression in for expression must not produce a null value.',
-          e.keyExpr.span,
-        );
-      const ks = this.wrap(
-        () => toStr(key),
-        e.keyExpr.span,
-        'Invalid object key',
-        'Object keys must be strings',
-      );
-      if (e.grouping) {
-        const prev = Object.prototype.hasOwnProperty.call(obj, ks) ? (obj[ks] as unknown[]) : [];
-        setProp(obj, ks, [...prev, val]);
-      } else {
-        if (Object.prototype.hasOwnProperty.call(obj, ks)) {
-          throw err(
-            'Duplicate object key',
-            `Two different items produced the key "${ks}" in this for expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
-            e.keyExpr.span,
-          );
-        }
-        setProp(obj, ks, val);
-      }
+      this.forItem(e, bind(f, vars), acc);
     }
-    if (unknown) return UNKNOWN;
-    return e.keyExpr ? obj : tuple;
+    if (acc.unknown) return markIf(UNKNOWN, acc.marked);
+    return markIf(e.keyExpr ? acc.obj : acc.tuple, acc.marked);
   }
+
+  private forItem(e: ForExpr, inner: Frame, acc: ForAcc): void {
+    if (e.cond) {
+      const [c, cm] = unmark(this.eval(e.cond, inner));
+      if (cm) acc.marked = true;
+      if (isUnknown(c)) {
+        acc.unknown = true;
+        return;
+      }
+      const keep = this.wrap(
+        () => toBool(c),
+        e.cond.span,
+        'Invalid for expression condition',
+        'The condition must be a bool',
+        cm,
+      );
+      if (!keep) return;
+    }
+    const val = this.eval(e.valExpr, inner);
+    if (!e.keyExpr) {
+      acc.tuple.push(val);
+      return;
+    }
+    const [key, km] = unmark(this.eval(e.keyExpr, inner));
+    if (km) acc.marked = true;
+    if (isUnknown(key)) {
+      acc.unknown = true;
+      return;
+    }
+    if (key === null)
+      throw err(
+        'Invalid object key',
+        'Key expression in for expression must not produce a null value.',
+        e.keyExpr.span,
+      );
+    const ks = this.wrap(
+      () => toStr(key),
+      e.keyExpr.span,
+      'Invalid object key',
+      'Object keys must be strings',
+      km,
+    );
+    this.forPut(e, acc, ks, km, val);
+  }
+
+  private forPut(e: ForExpr, acc: ForAcc, ks: string, keyMarked: boolean, val: unknown): void {
+    const has = Object.prototype.hasOwnProperty.call(acc.obj, ks);
+    if (e.grouping) {
+      setProp(acc.obj, ks, [...(has ? (acc.obj[ks] as unknown[]) : []), val]);
+      return;
+    }
+    if (has) {
+      throw err(
+        'Duplicate object key',
+        `Two different items produced the key ${keyMarked ? SENSITIVE_KEY : `"${ks}"`} in this for expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
+        e.keyExpr!.span,
+      );
+    }
+    setProp(acc.obj, ks, val);
+  }
+}
+
+/** A for expression's result so far. */
+interface ForAcc {
+  tuple: unknown[];
+  obj: Record<string, unknown>;
+  unknown: boolean;
+  marked: boolean;
 }

@@ -7,6 +7,7 @@
  */
 import type { Expr } from './ast';
 import { ExpressionError } from './errors';
+import { markIf, unmark } from './marks';
 import { parseExpression } from './parser';
 import { isObjectValue, isUnknown, toBool, toNum, toSetArray, toStr, typeName } from './values';
 
@@ -159,6 +160,12 @@ function pathText(path: (string | number)[]): string {
  * converts to null of any type; UNKNOWN stays unknown. Throws ExpressionError naming the nested path.
  */
 export function convertToType(v: unknown, t: TypeConstraint, path: (string | number)[] = []): unknown {
+  // A sensitive value converts to a sensitive value; marks inside it convert with their elements.
+  const [inner, marked] = unmark(v);
+  return markIf(convertUnmarked(inner, t, path), marked);
+}
+
+function convertUnmarked(v: unknown, t: TypeConstraint, path: (string | number)[]): unknown {
   if (isUnknown(v) || v === null || v === undefined) return v === undefined ? null : v;
   const fail = (why: string): ExpressionError =>
     new ExpressionError('Invalid value', `${path.length ? `at ${pathText(path)}: ` : ''}${why}`);

@@ -41,7 +41,4 @@ export const conversionFunctions: FunctionTable = {
     },
     'shallow',
   ),
-  // Sensitivity is tracked by the renderers from the provider schema, not by value marks.
-  sensitive: fixed(1, ([v]) => v, 'shallow'),
-  nonsensitive: fixed(1, ([v]) => v, 'shallow'),
 };

@@ -1,6 +1,6 @@
 /**
- * Terraform's built-in functions as the engine implements them. `try` and `can` are not here: they
- * take unevaluated expressions, so the evaluator implements them itself (see SPECIAL_FUNCTIONS).
+ * Terraform's built-in functions as the engine implements them. `try`, `can` and the sensitivity
+ * functions are not here: the evaluator implements them itself (see SPECIAL_FUNCTIONS).
  */
 import { collectionFunctions } from './collections';
 import { conversionFunctions } from './conversion';
@@ -23,8 +23,17 @@ export const FUNCTIONS: Readonly<FunctionTable> = Object.freeze({
   ...conversionFunctions,
 });
 
-/** Functions the evaluator implements itself because they need their arguments unevaluated. */
-export const SPECIAL_FUNCTIONS: readonly string[] = ['try', 'can'];
+/**
+ * Functions the evaluator implements itself: `try` and `can` need their arguments unevaluated, and
+ * the sensitivity functions see marks (see expressions/mark-functions.ts).
+ */
+export const SPECIAL_FUNCTIONS: readonly string[] = [
+  'try',
+  'can',
+  'sensitive',
+  'nonsensitive',
+  'issensitive',
+];
 
 export function lookupFunction(name: string): FunctionDef | undefined {
   return Object.prototype.hasOwnProperty.call(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;

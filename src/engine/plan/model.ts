@@ -14,7 +14,8 @@ export function planModel(
       providerName: `registry.terraform.io/cdktf-sched/${ip.providerName}`,
       ...(ip.constructPath ? { constructPath: ip.constructPath } : {}),
       sensitive: ip.sensitive,
-      priorSensitive: priorSensitive(ip.address),
+      priorSensitive: [...priorSensitive(ip.address), ...(ip.marks?.before ?? [])],
+      ...(ip.marks ? { plannedSensitive: ip.marks.after } : {}),
       ...(ip.actionReason ? { actionReason: ip.actionReason } : {}),
       createBeforeDestroy: ip.createBeforeDestroy,
       schemaVersion: ip.schemaVersion,
@@ -62,5 +63,6 @@ export function planModel(
     outputChanges: plan.outputChanges,
     diagnostics,
     errored: plan.errored,
+    ...(plan.sensitiveTexts ? { secrets: plan.sensitiveTexts } : {}),
   };
 }

@@ -26,6 +26,7 @@ import { planOutputs } from './steps/outputs';
 import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
 import { targetingPlanWarning } from './targeting';
+import { sensitiveVariableTexts } from './sensitivity';
 import type { StackPlan } from './types';
 
 export interface PlanOptions {
@@ -54,6 +55,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     return plan;
   }
   plan.variables = { ...vars.values };
+  const secrets = sensitiveVariableTexts(opts.config, vars.values);
+  if (secrets.length > 0) plan.sensitiveTexts = secrets;
   const moved = planMoves(opts.config, opts.state, plan.diagnostics);
   if (moved.moves.length > 0) plan.moves = moved.moves;
   if (plan.diagnostics.some((d) => d.severity === 'error')) {

@@ -3,6 +3,7 @@ import type { PlannedChange } from '../../provider/resource';
 import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, OutputChange } from '../render/model';
+import type { InstanceMarks } from './sensitivity';
 
 /** Where a planned resource or data instance sits: its addresses, its provider and its construct. */
 export interface PlannedInstanceAddress {
@@ -48,6 +49,8 @@ export interface InstancePlan extends PlannedInstanceAddress {
   importing?: { id: string };
   /** A removed block with lifecycle.destroy = false: dropped from the state, left on the cluster. */
   forget?: boolean;
+  /** Where its sensitive values sit, beyond the schema's sensitive attributes. */
+  marks?: InstanceMarks;
 }
 
 /** A moved block that applies to the state: the apply renames `from` to `to` before anything else. */
@@ -90,6 +93,8 @@ export interface StackPlan {
   variables: Record<string, unknown>;
   /** Moved blocks that apply to the state, in order (absent in plans saved before moves were planned). */
   moves?: PlannedMove[];
+  /** Texts of the sensitive variables' values, which any output scrubs (a saved plan may hold secrets). */
+  sensitiveTexts?: string[];
   /** Targeted addresses, when the plan was limited. */
   targets?: string[];
   diagnostics: ConfigDiagnostic[];

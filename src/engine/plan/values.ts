@@ -3,7 +3,8 @@
  * expressions expect: an object, an array by count index, or an object by for_each key.
  */
 import { assembleResourceValue, type InstanceKey } from '../config';
-import { UNKNOWN } from '../../provider/values';
+import { markPaths } from '../expressions/marks';
+import { UNKNOWN, type AttrPath } from '../../provider/values';
 
 export class ValueBook {
   private readonly modes = new Map<string, 'single' | 'count' | 'for_each'>();
@@ -14,10 +15,11 @@ export class ValueBook {
     if (!this.values.has(resourceAddress)) this.values.set(resourceAddress, new Map());
   }
 
-  set(resourceAddress: string, key: InstanceKey, value: unknown): void {
+  /** `sensitive`: paths whose values expressions see marked (schema-sensitive, or derived from secrets). */
+  set(resourceAddress: string, key: InstanceKey, value: unknown, sensitive: readonly AttrPath[] = []): void {
     let m = this.values.get(resourceAddress);
     if (!m) this.values.set(resourceAddress, (m = new Map()));
-    m.set(key, value);
+    m.set(key, sensitive.length > 0 ? markPaths(value, sensitive) : value);
   }
 
   /** Forgets an instance (destroyed), so `type.name[*]` and outputs no longer list it. */

@@ -84,6 +84,8 @@ export interface PlanModel {
   diagnostics: Diagnostic[];
   /** Planning failed part way; what is listed is incomplete. */
   errored?: boolean;
+  /** Texts of the stack's secrets (sensitive variables), scrubbed from any rendering as a second net. */
+  secrets?: string[];
   /** RFC 3339; omitted from renderings when absent (keeps golden files stable). */
   timestamp?: string;
 }
@@ -187,6 +189,8 @@ export interface FromPlannedInput {
   sensitive?: string[];
   /** Sensitive paths recorded in the prior state (sensitive_attributes). */
   priorSensitive?: AttrPath[];
+  /** Sensitive paths of the planned value (marks carried from the configuration). */
+  plannedSensitive?: AttrPath[];
   actionReason?: ActionReason;
   createBeforeDestroy?: boolean;
   schemaVersion?: number;
@@ -207,7 +211,7 @@ export function resourceChangeFromPlanned(input: FromPlannedInput): ResourceChan
     after: planned.action === 'delete' ? null : planned.planned,
     afterUnknown: planned.action === 'delete' ? [] : afterUnknown,
     beforeSensitive: [...sensitive, ...(input.priorSensitive ?? [])],
-    afterSensitive: sensitive,
+    afterSensitive: [...sensitive, ...(input.plannedSensitive ?? [])],
     replacePaths: planned.replacePaths ?? [],
     diagnostics: planned.diagnostics,
   };

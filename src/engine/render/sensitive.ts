@@ -26,14 +26,22 @@ export function exactly(paths: AttrPath[], path: AttrPath): boolean {
   return paths.some((p) => p.length === path.length && samePrefix(p, path));
 }
 
-/** Replaces values at sensitive paths with null (for machine-readable output). */
-export function maskSensitive(value: unknown, paths: AttrPath[], path: AttrPath = []): unknown {
+/**
+ * Replaces values at sensitive paths with `replacement`: null for machine-readable output, the text
+ * `(sensitive value)` for people.
+ */
+export function maskSensitive(
+  value: unknown,
+  paths: AttrPath[],
+  path: AttrPath = [],
+  replacement: null | string = null,
+): unknown {
   if (paths.length === 0) return value;
-  if (covered(paths, path)) return value === undefined ? undefined : null;
-  if (Array.isArray(value)) return value.map((v, i) => maskSensitive(v, paths, [...path, i]));
+  if (covered(paths, path)) return value === undefined ? undefined : replacement;
+  if (Array.isArray(value)) return value.map((v, i) => maskSensitive(v, paths, [...path, i], replacement));
   if (value && typeof value === 'object' && !isUnknown(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskSensitive(v, paths, [...path, k]);
+    for (const [k, v] of Object.entries(value)) out[k] = maskSensitive(v, paths, [...path, k], replacement);
     return out;
   }
   return value;
@@ -57,7 +65,7 @@ export function secretsAt(value: unknown, paths: AttrPath[]): string[] {
 
 /** The secret values of a plan: everything at a sensitive path, and sensitive outputs. */
 export function collectSecrets(plan: PlanModel): string[] {
-  const found: string[] = [];
+  const found: string[] = [...(plan.secrets ?? [])];
   for (const rc of plan.resourceChanges) {
     found.push(...secretsAt(rc.before, rc.beforeSensitive), ...secretsAt(rc.after, rc.afterSensitive));
   }

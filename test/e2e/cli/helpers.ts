@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import type { CliIO } from '../../../src/cli/io';
+import type { DevAgentOptions } from '../../../src/agent';
 import { startAgent, type AgentFixture } from '../../helpers/agent';
 
 export const REPO = path.resolve(__dirname, '../../..');
@@ -81,13 +82,13 @@ export function stateAddresses(s: StateJson): string[] {
   return out.sort();
 }
 
-export async function createProject(opts: { app?: string } = {}): Promise<Project> {
+export async function createProject(opts: { app?: string; agent?: DevAgentOptions } = {}): Promise<Project> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cdktf-sched-e2e-'));
   writeFileSync(
     path.join(dir, 'cdktf.json'),
     JSON.stringify({ language: 'typescript', app: opts.app ?? 'npx tsx main.ts' }, null, 2),
   );
-  const agent = await startAgent();
+  const agent = await startAgent(opts.agent);
   const env: Record<string, string> = {
     SCHED_ADDR: agent.agent.schedulerUrl,
     REG_HTTP_ADDR: agent.agent.registryUrl ?? '',

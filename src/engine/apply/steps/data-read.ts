@@ -2,7 +2,8 @@
  * Data sources at apply time: a read deferred at plan time happens now (after what it depends on),
  * and the reads made at plan time are recorded in the state as they were.
  */
-import { evaluateResourceConfig, expandResource, instancesOf } from '../../config';
+import { evaluateMarkedResourceConfig, expandResource, instancesOf } from '../../config';
+import { dataPaths } from '../../plan/sensitivity';
 import type { DataPlan } from '../../plan/types';
 import type { StateFile } from '../../state';
 import type { ApplyContext } from '../context';
@@ -13,9 +14,9 @@ export async function applyDeferredDataRead(ctx: ApplyContext, dp: DataPlan): Pr
   if (!block) return;
   const s = ctx.scope();
   const inst = instancesOf(expandResource(block, s)).find((i) => i.key === dp.key);
-  const cfg = evaluateResourceConfig(block, s, inst);
+  const { config: cfg, sensitivePaths } = evaluateMarkedResourceConfig(block, s, inst);
   const value = await ctx.opts.providers.dataSource(dp.provider, dp.type).read(cfg);
-  ctx.book.set(dp.resourceAddress, dp.key, value);
+  ctx.book.set(dp.resourceAddress, dp.key, value, dataPaths(dp.sensitive, sensitivePaths, value));
   await ctx.opts.writer.update((st) => setData(st, dp, value));
 }
 

@@ -28,13 +28,14 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
   if (change.action === 'create' && change.planned)
     await opts.writer.recordPending(
       ip.address,
-      objectOf({ ...ip, change }, knownOnly(change.planned) as State),
+      objectOf({ ...ip, change }, knownOnly(change.planned) as State, ctx.secrets),
       providerOf(ip),
     );
   opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
   const next = await runHandler(ctx, ip, handler, change);
   persistSoon(ctx, { ...ip, change }, next);
-  if (next) ctx.book.set(ip.resourceAddress, ip.key, next);
+  if (next)
+    ctx.book.set(ip.resourceAddress, ip.key, next, objectOf(ip, next, ctx.secrets).sensitiveAttributes ?? []);
   else ctx.book.delete(ip.resourceAddress, ip.key);
   if (block && next) {
     const inst = instancesOf(expandResource(block, ctx.scope())).find((i) => i.key === ip.key);

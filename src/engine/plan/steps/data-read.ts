@@ -4,7 +4,7 @@
  */
 import {
   ConfigError,
-  evaluateResourceConfig,
+  evaluateMarkedResourceConfig,
   expandResource,
   instanceAddress,
   instancesOf,
@@ -13,6 +13,7 @@ import {
 import { containsUnknown, UNKNOWN } from '../../../provider/values';
 import type { PlanContext } from '../context';
 import { fromHandlerDiagnostics, providerAddressOf } from './diagnostics';
+import { dataPaths } from '../sensitivity';
 import type { DataPlan } from '../types';
 
 export async function planDataRead(ctx: PlanContext, r: ResourceConfig): Promise<void> {
@@ -22,7 +23,7 @@ export async function planDataRead(ctx: PlanContext, r: ResourceConfig): Promise
   const handler = ctx.providers.dataSource(providerAddr, r.type);
   await Promise.all(
     instancesOf(expansion).map(async (inst) => {
-      const cfg = evaluateResourceConfig(r, ctx.scope(), inst);
+      const { config: cfg, sensitivePaths } = evaluateMarkedResourceConfig(r, ctx.scope(), inst);
       const entry: DataPlan = {
         address: instanceAddress(r, inst.key),
         resourceAddress: r.address,
@@ -46,7 +47,12 @@ export async function planDataRead(ctx: PlanContext, r: ResourceConfig): Promise
         ctx.book.set(r.address, inst.key, UNKNOWN);
       } else {
         entry.value = await handler.read(cfg);
-        ctx.book.set(r.address, inst.key, entry.value);
+        ctx.book.set(
+          r.address,
+          inst.key,
+          entry.value,
+          dataPaths(entry.sensitive, sensitivePaths, entry.value),
+        );
       }
       ctx.plan.data.push(entry);
     }),

@@ -8,6 +8,9 @@ import type { ActionReason } from '../../render/model';
 import { ctxOf } from '../context';
 import type { InstancePlan } from '../types';
 import type { ResourceStep } from './resource-step';
+import type { State } from '../../../provider/resource';
+import type { AttrPath } from '../../../provider/values';
+import { instanceMarks } from '../sensitivity';
 
 export interface RecordHow {
   orphan: boolean;
@@ -19,6 +22,8 @@ export interface RecordHow {
   importing?: string;
   /** Forgotten because of a removed block with destroy = false. */
   forget?: boolean;
+  /** The evaluated configuration and the paths of its sensitive values. */
+  evaluated?: { config: State; sensitivePaths: AttrPath[] };
 }
 
 export function recordInstance(
@@ -27,7 +32,7 @@ export function recordInstance(
   address: string,
   change: PlannedChange,
   how: RecordHow,
-): void {
+): InstancePlan {
   const { ctx, r } = step;
   const { orphan, byTrigger = false, stateOnly, configKnown, importing, forget } = how;
   const previousAddress = ctx.previous.get(address);
@@ -54,6 +59,14 @@ export function recordInstance(
     ...(previousAddress !== undefined ? { previousAddress } : {}),
     ...(importing !== undefined ? { importing: { id: importing } } : {}),
     ...(forget ? { forget } : {}),
+    marks: instanceMarks({
+      configPaths: how.evaluated?.sensitivePaths ?? [],
+      config: how.evaluated?.config,
+      prior: change.prior,
+      planned: change.planned,
+      recorded: ctx.state.get(address)?.sensitiveAttributes ?? [],
+      secrets: ctx.plan.sensitiveTexts ?? [],
+    }),
   };
   // In a destroy plan everything goes because of the mode, not because its configuration went.
   const reason = actionReason(change, orphan && ctx.mode !== 'destroy', byTrigger);
@@ -66,6 +79,7 @@ export function recordInstance(
   checkPreventDestroy(step, key, address, change, orphan);
   ctx.plannedByAddress.set(address, ip);
   ctx.plan.instances.push(ip);
+  return ip;
 }
 
 function actionReason(change: PlannedChange, orphan: boolean, byTrigger: boolean): ActionReason | undefined {

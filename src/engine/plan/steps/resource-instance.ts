@@ -5,7 +5,7 @@
 import {
   ConfigError,
   checkPreconditions,
-  evaluateResourceConfig,
+  evaluateMarkedResourceConfig,
   instanceAddress,
   type InstanceContext,
 } from '../../config';
@@ -15,6 +15,7 @@ import { ctxOf } from '../context';
 import { applyIgnoreChanges } from '../ignore-changes';
 import { fromHandlerDiagnostics } from './diagnostics';
 import { importedPrior } from './import';
+import { referencePaths } from '../sensitivity';
 import { recordInstance } from './record-instance';
 import { replaceIfTriggered } from './replace-triggered';
 import { adoptionNote, pendingCreate, refreshPrior, type ResourceStep } from './resource-step';
@@ -32,7 +33,8 @@ export async function planResourceInstance(
     const importId = ctx.imports.get(address);
     const prior =
       importId !== undefined ? await importedPrior(step, importId) : await refreshPrior(step, address);
-    let cfg = evaluateResourceConfig(r, base, inst);
+    const evaluated = evaluateMarkedResourceConfig(r, base, inst);
+    let cfg = evaluated.config;
     const diags = handler.validate(cfg);
     if (diags.some((d) => d.severity === 'error'))
       throw new ConfigError(fromHandlerDiagnostics(diags, r, inst.key));
@@ -42,14 +44,20 @@ export async function planResourceInstance(
     const { change, byTrigger } = await replaceIfTriggered(step, prior, cfg, planned);
     const adopted = prior !== null && pendingCreate(step, address);
     if (adopted) adoptionNote(step, inst.key, address);
-    recordInstance(step, inst.key, address, change, {
+    const ip = recordInstance(step, inst.key, address, change, {
       orphan: false,
       byTrigger,
       ...(adopted || importId !== undefined ? { stateOnly: 'record' as const } : {}),
       ...(importId !== undefined ? { importing: importId } : {}),
       configKnown: !containsUnknown(cfg),
+      evaluated,
     });
-    ctx.book.set(r.address, inst.key, change.action === 'noop' ? (prior ?? change.planned) : change.planned);
+    ctx.book.set(
+      r.address,
+      inst.key,
+      change.action === 'noop' ? (prior ?? change.planned) : change.planned,
+      referencePaths(step.sensitive, ip.marks),
+    );
   } catch (err) {
     ctx.book.set(r.address, inst.key, UNKNOWN);
     throw err;
