@@ -43,10 +43,16 @@ export class ClientRunner {
     this.unsubscribe = ctx.store.onCommit((c) => this.onCommit(c));
   }
 
-  /** Resumes allocations that were live when the agent last stopped. */
+  /**
+   * Picks up where the agent left off, as a restarted Nomad client restores its allocations: tasks
+   * that were running are re-attached (their run_for counts from when they started), those between
+   * starts start again, and allocations the servers had asked to stop are stopped now.
+   */
   start(): void {
     for (const a of this.ctx.store.list<AllocRecord>(T.allocs)) {
-      if (a.DesiredStatus === 'run' && !isClientTerminal(a)) this.launch(a, true);
+      if (isClientTerminal(a)) continue;
+      if (a.DesiredStatus === 'run') this.launch(a, Object.keys(a.TaskStates).length > 0);
+      else this.stopUnattended(a);
     }
   }
 
@@ -118,9 +124,12 @@ export class ClientRunner {
         Object.keys(a.TaskStates).length === 0
       ) {
         // Start on the next turn: the commit that placed it is still being delivered.
-        setImmediate(() => this.launch(a, false));
+        setImmediate(() => this.launchCurrent(a));
       } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
         setImmediate(() => this.kill(sim));
+      } else if (a.DesiredStatus !== 'run' && !sim && !isClientTerminal(a)) {
+        // Stopped before its tasks were set up (or while no runner held it).
+        setImmediate(() => this.stopUnattended(a));
       } else if (
         sim &&
         !sim.killed &&
@@ -133,10 +142,29 @@ export class ClientRunner {
     }
   }
 
-  private launch(a: AllocRecord, resumed: boolean): void {
+  /** Launches a newly placed allocation unless it was stopped before its turn came. */
+  private launchCurrent(placed: AllocRecord): void {
+    const cur = this.ctx.store.get<AllocRecord>(
+      T.allocs,
+      childKey(placed.Namespace, placed.JobID, placed.ID),
+    );
+    if (!cur || isClientTerminal(cur)) return;
+    if (cur.DesiredStatus === 'run') this.launch(cur, false);
+    else this.stopUnattended(cur);
+  }
+
+  /** Stops an allocation no simulation holds: one stopped before it started, or before a restart. */
+  private stopUnattended(a: AllocRecord): void {
     if (this.stopped || this.sims.has(a.ID)) return;
+    const sim = this.newSim(a);
+    if (!sim) return;
+    this.sims.set(a.ID, sim);
+    setImmediate(() => this.kill(sim));
+  }
+
+  private newSim(a: AllocRecord): AllocSim | undefined {
     const group = findGroup(a.Job, a.TaskGroup);
-    if (!group) return;
+    if (!group) return undefined;
     const sim: AllocSim = {
       id: a.ID,
       key: childKey(a.Namespace, a.JobID, a.ID),
@@ -156,6 +184,13 @@ export class ClientRunner {
         cancel: [],
       });
     }
+    return sim;
+  }
+
+  private launch(a: AllocRecord, resumed: boolean): void {
+    if (this.stopped || this.sims.has(a.ID)) return;
+    const sim = this.newSim(a);
+    if (!sim) return;
     this.sims.set(a.ID, sim);
     const now = this.ctx.clock.nowNs();
     if (!resumed) {
@@ -169,11 +204,19 @@ export class ClientRunner {
         return { ...cur, TaskStates: states };
       });
     }
-    this.watchHealth(sim, a);
+    this.watchHealth(sim, a, resumed);
     for (const t of sim.tasks.values()) {
-      if (resumed && a.TaskStates[t.name]?.State === 'dead') continue;
-      this.schedule(t, resumed ? 0 : t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
+      if (resumed) this.resumeTask(sim, t, a.TaskStates[t.name]);
+      else this.schedule(t, t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
     }
+  }
+
+  /** A task as the agent left it: finished, running (re-attached), or between starts (started again). */
+  private resumeTask(sim: AllocSim, t: TaskSim, state: TaskStateRecord | undefined): void {
+    if (state?.State === 'dead') return;
+    const startedMs = state?.State === 'running' ? Date.parse(state.StartedAt) : NaN;
+    if (Number.isFinite(startedMs)) this.armExit(sim, t, startedMs);
+    else this.schedule(t, 0, () => this.startTask(sim, t, false));
   }
 
   private startTask(sim: AllocSim, t: TaskSim, afterRestart: boolean): void {
@@ -205,22 +248,30 @@ export class ClientRunner {
         return withEvent(next, taskEvent('Started', now));
       }),
     );
+    this.armExit(sim, t, now / 1e6);
+  }
+
+  /** The mock task exits run_for after it started (scaled), wherever that start falls. */
+  private armExit(sim: AllocSim, t: TaskSim, startedMs: number): void {
     if (t.behaviour.runFor !== undefined) {
-      this.schedule(t, t.behaviour.runFor, () => {
-        const code = t.behaviour.exitCode;
-        this.mutate(sim, (a) =>
-          setTask(a, t.name, (s) =>
-            withEvent(
-              s,
-              taskEvent('Terminated', this.ctx.clock.nowNs(), {
-                ExitCode: code,
-                Details: { exit_code: String(code) },
-              }),
+      const exitAt = startedMs + this.ctx.clock.scaledMs(t.behaviour.runFor);
+      t.cancel.push(
+        this.ctx.clock.at(exitAt, () => {
+          const code = t.behaviour.exitCode;
+          this.mutate(sim, (a) =>
+            setTask(a, t.name, (s) =>
+              withEvent(
+                s,
+                taskEvent('Terminated', this.ctx.clock.nowNs(), {
+                  ExitCode: code,
+                  Details: { exit_code: String(code) },
+                }),
+              ),
             ),
-          ),
-        );
-        this.onTaskExit(sim, t, `task "${t.name}" exited with code ${code}`, code !== 0);
-      });
+          );
+          this.onTaskExit(sim, t, `task "${t.name}" exited with code ${code}`, code !== 0);
+        }),
+      );
     }
   }
 
@@ -339,7 +390,7 @@ export class ClientRunner {
   }
 
   /** Deployment health, as the client's health tracker decides it: running for min_healthy_time before the deadline. */
-  private watchHealth(sim: AllocSim, a: AllocRecord): void {
+  private watchHealth(sim: AllocSim, a: AllocRecord, resumed = false): void {
     if (!a.DeploymentID || a.DeploymentStatus?.Healthy != null || sim.healthFor === a.DeploymentID) return;
     sim.cancelHealth.forEach((c) => c());
     sim.cancelHealth = [];
@@ -362,15 +413,12 @@ export class ClientRunner {
         return;
       }
       const lastStart = Math.max(...states.map((s) => Date.parse(s.StartedAt)));
-      const heldMs = Date.now() - lastStart;
-      const needMs = this.ctx.clock.scaledMs(minHealthy);
-      if (heldMs + 1 >= needMs) this.setHealth(sim, true);
-      else
-        sim.cancelHealth.push(
-          this.ctx.clock.after(((needMs - heldMs) / Math.max(this.ctx.clock.scale, 1e-9)) * 1e6, check),
-        );
+      const healthyAt = lastStart + this.ctx.clock.scaledMs(minHealthy);
+      if (Date.now() + 1 >= healthyAt) this.setHealth(sim, true);
+      else sim.cancelHealth.push(this.ctx.clock.at(healthyAt, check));
     };
-    sim.cancelHealth.push(this.ctx.clock.after(minHealthy, check));
+    // A resumed allocation's tasks may have been running for a while: judge them at once.
+    sim.cancelHealth.push(this.ctx.clock.after(resumed ? 0 : minHealthy, check));
     sim.cancelHealth.push(
       this.ctx.clock.after(deadline, () => {
         const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
@@ -470,7 +518,8 @@ function setTask(a: AllocRecord, name: string, fn: (s: TaskStateRecord) => TaskS
 
 function clientStatus(a: AllocRecord, stopping: boolean): AllocRecord['ClientStatus'] {
   const states = Object.values(a.TaskStates);
-  if (states.length === 0) return a.ClientStatus;
+  // Stopped before any task was set up: nothing is left to run.
+  if (states.length === 0) return stopping ? 'complete' : a.ClientStatus;
   if (states.some((s) => s.Failed)) return 'failed';
   if (states.every((s) => s.State === 'dead')) return 'complete';
   if (stopping) return a.ClientStatus;
