@@ -15,6 +15,7 @@ import { T, childKey } from '../tables';
 import { formatDuration } from '../../../api/duration';
 import { newTaskState, taskEvent, withEvent } from './events';
 import { mockBehaviour, type MockBehaviour } from './mock-config';
+import { killDelayNs, killTimeoutNs, liveTasks, signalledAtMs, withKilled, withKilling } from './kill';
 
 interface TaskSim {
   name: string;
@@ -66,7 +67,7 @@ export class ClientRunner {
   /** Restarts one task or all tasks of an allocation (the restart endpoint). */
   restart(allocId: string, taskName?: string): void {
     const sim = this.sims.get(allocId);
-    if (!sim) return;
+    if (!sim || sim.killed) return;
     for (const t of sim.tasks.values()) {
       if (taskName && t.name !== taskName) continue;
       t.cancel.forEach((c) => c());
@@ -88,7 +89,7 @@ export class ClientRunner {
   /** Records a signal sent to one task or all (the signal endpoint). */
   signal(allocId: string, signal: string, taskName?: string): void {
     const sim = this.sims.get(allocId);
-    if (!sim) return;
+    if (!sim || sim.killed) return;
     this.mutate(sim, (a) => {
       let next = a;
       for (const t of sim.tasks.values()) {
@@ -108,7 +109,8 @@ export class ClientRunner {
   }
 
   isRunning(allocId: string): boolean {
-    return this.sims.has(allocId);
+    const sim = this.sims.get(allocId);
+    return sim !== undefined && !sim.killed;
   }
 
   private onCommit(c: Commit): void {
@@ -360,33 +362,58 @@ export class ClientRunner {
     this.sims.delete(sim.id);
   }
 
+  /** Signals every live task to stop; each is dead once its kill delay has passed. */
   private kill(sim: AllocSim): void {
     if (sim.killed) return;
     sim.killed = true;
     this.cancelAll(sim);
-    this.sims.delete(sim.id);
+    const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
+    const live = cur ? liveTasks(cur) : [];
+    const delays = new Map(live.map((name) => [name, this.killDelayMs(sim, cur!, name)]));
+    if ([...delays.values()].every((ms) => ms === 0)) {
+      this.sims.delete(sim.id);
+      this.mutate(
+        sim,
+        (a) => this.markSignalled(a, live, (s) => withKilled(s, this.ctx.clock.nowNs())),
+        true,
+      );
+      return;
+    }
     const now = this.ctx.clock.nowNs();
-    const finished = new Date(now / 1e6).toISOString();
-    this.mutate(
-      sim,
-      (a) => {
-        let next = a;
-        for (const name of Object.keys(a.TaskStates)) {
-          if (a.TaskStates[name]!.State === 'dead') continue;
-          next = setTask(next, name, (s) =>
-            withEvent(
-              withEvent(
-                { ...s, State: 'dead', FinishedAt: finished },
-                taskEvent('Killing', now, { KillTimeout: 5e9 }),
-              ),
-              taskEvent('Killed', now),
-            ),
-          );
-        }
-        return next;
-      },
-      true,
-    );
+    const unsignalled = live.filter((name) => signalledAtMs(cur!.TaskStates[name]) === undefined);
+    this.mutate(sim, (a) => this.markSignalled(a, unsignalled, (s) => s), true);
+    const after = this.ctx.store.get<AllocRecord>(T.allocs, sim.key) ?? cur!;
+    for (const name of live) {
+      const from = signalledAtMs(after.TaskStates[name]) ?? now / 1e6;
+      const t = sim.tasks.get(name);
+      const cancel = this.ctx.clock.at(from + delays.get(name)!, () => this.taskKilled(sim, name));
+      if (t) t.cancel.push(cancel);
+    }
+  }
+
+  /** Records the stop signal ('Killing') on tasks, then whatever `then` adds. */
+  private markSignalled(
+    a: AllocRecord,
+    names: string[],
+    then: (s: TaskStateRecord) => TaskStateRecord,
+  ): AllocRecord {
+    const now = this.ctx.clock.nowNs();
+    let next = a;
+    for (const name of names) {
+      const timeout = killTimeoutNs(a.Job, a.TaskGroup, name);
+      next = setTask(next, name, (s) => then(withKilling(s, now, timeout)));
+    }
+    return next;
+  }
+
+  private killDelayMs(sim: AllocSim, a: AllocRecord, name: string): number {
+    const behaviour = sim.tasks.get(name)?.behaviour;
+    if (!behaviour) return 0;
+    return this.ctx.clock.scaledMs(killDelayNs(behaviour, killTimeoutNs(a.Job, a.TaskGroup, name)));
+  }
+
+  private taskKilled(sim: AllocSim, name: string): void {
+    this.mutate(sim, (a) => setTask(a, name, (s) => withKilled(s, this.ctx.clock.nowNs())), true);
   }
 
   /** Deployment health, as the client's health tracker decides it: running for min_healthy_time before the deadline. */
