@@ -8,20 +8,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchedClient } from '../../../src/api/sched/client';
+import type { SchedClient } from '../../../src/api/sched/client';
 import type { AllocationStub, Job } from '../../../src/api/sched/schemas';
 import { deadline } from '../../../src/provider/common/timeouts';
 import { destroyJob } from '../../../src/provider/sched/job/destroy';
 import { eventually } from '../../helpers/agent';
 import { mockJob, rolling } from '../../helpers/jobs';
-import { spawnCli, until } from './helpers';
+import { startDev, stopDev } from './dev-process';
+import { until } from './helpers';
 
 jest.setTimeout(60_000);
-
-interface DevProcess {
-  sched: SchedClient;
-  run: ReturnType<typeof spawnCli>;
-}
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -30,32 +26,6 @@ function newDataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'agent-restart-'));
   dirs.push(d);
   return d;
-}
-
-/** The built CLI's `dev` command as a real process on its data dir, at time scale 0.01. */
-async function startDev(dataDir: string): Promise<DevProcess> {
-  const run = spawnCli({ dir: dataDir, env: {} }, [
-    'dev',
-    '--port',
-    '0',
-    '--registry-port',
-    '0',
-    '--nodes',
-    '3',
-    '--data-dir',
-    dataDir,
-    '--time-scale',
-    '0.01',
-  ]);
-  await until(() => /registry: \S+/.test(run.out()), 30_000);
-  const url = /scheduler: (\S+)/.exec(run.out())![1]!;
-  return { run, sched: new SchedClient({ address: url, env: {}, retries: { max: 0 } }) };
-}
-
-async function stopDev(p: DevProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<number | null> {
-  await p.sched.close();
-  p.run.child.kill(signal);
-  return p.run.exited;
 }
 
 /**
