@@ -51,6 +51,38 @@ describe('scheduler: restart with a data dir', () => {
     }
   });
 
+  it('launches once, at start, a periodic job whose launch fell due while the agent was down', async () => {
+    // A cron spec (with seconds) that fires once, 1.5 s from now, and not again for a year.
+    const due = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+    const spec = `${due.getUTCSeconds()} ${due.getUTCMinutes()} ${due.getUTCHours()} ${due.getUTCDate()} ${due.getUTCMonth() + 1} *`;
+    const first = await startAgent({ registry: false, dataDir });
+    await first.sched.jobs.register({
+      ...mockJob('missed', { type: 'batch', count: 1, config: { run_for: '10ms' } }),
+      Periodic: { Enabled: true, Spec: spec, SpecType: 'cron', ProhibitOverlap: false },
+    });
+    await first.stop();
+    await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 200));
+
+    const second = await startAgent({ registry: false, dataDir });
+    try {
+      const children = async (): Promise<string[]> =>
+        (await second.sched.jobs.list({ prefix: 'missed/periodic-' })).value.map((j) => j.ID!);
+      await eventually(async () => expect(await children()).toHaveLength(1));
+      // Once: a second restart finds the launch recorded and does not launch again.
+      await second.stop();
+      const third = await startAgent({ registry: false, dataDir });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const { value } = await third.sched.jobs.list({ prefix: 'missed/periodic-' });
+        expect(value).toHaveLength(1);
+      } finally {
+        await third.stop();
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('refuses a second agent on the same data dir', async () => {
     const a = await startAgent({ registry: false, dataDir });
     try {
