@@ -4,25 +4,13 @@
  * terminated (the peer must be told, then the peering and its secrets go). Both finish after the
  * agent starts again on its data dir. Time scale 1 here, so the 2 s cleanup delays outlast the kill.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startDevAgent, type DevAgent } from '../../../src/agent';
 import { RegClient } from '../../../src/api/reg';
 import { NotFoundError } from '../../../src/api/errors';
 import { eventually } from '../../helpers/agent';
-import { startDev, stopDev, type DevProcess } from './dev-process';
+import { newDataDir, startDev, stopDev, type DevProcess } from './dev-process';
 
 jest.setTimeout(60_000);
-
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function newDataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'agent-restart-reg-'));
-  dirs.push(d);
-  return d;
-}
 
 const clients: RegClient[] = [];
 afterAll(() => Promise.all(clients.map((c) => c.close())));

@@ -1,6 +1,20 @@
 /** `cdktf-sched dev --data-dir` as a real process, for the tests that kill and restart it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SchedClient } from '../../../src/api/sched/client';
 import { spawnCli, until } from './helpers';
+
+const dataDirs: string[] = [];
+// Imported by a test file, this runs in its scope: the directories go when the file is done.
+afterAll(() => dataDirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A fresh data dir, removed after the test file. */
+export function newDataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'agent-restart-'));
+  dataDirs.push(d);
+  return d;
+}
 
 export interface DevProcess {
   sched: SchedClient;

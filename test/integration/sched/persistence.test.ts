@@ -83,6 +83,34 @@ describe('scheduler: restart with a data dir', () => {
     }
   });
 
+  it('a task waiting out a restart delay when the agent stops starts when the recorded delay ends', async () => {
+    const job = mockJob('flap', { count: 1, config: { run_for: '10s' } });
+    // 300s is 3 s at time scale 0.01: long enough to restart the agent inside it.
+    job.TaskGroups![0]!.RestartPolicy = { Attempts: 3, Interval: 3600e9, Delay: 300e9, Mode: 'fail' };
+    const first = await startAgent({ registry: false, dataDir });
+    await first.sched.jobs.register(job);
+    const restarting = await eventually(async () => {
+      const [a] = (await first.sched.jobs.allocations('flap')).value;
+      const last = a?.TaskStates?.['server']?.Events?.at(-1);
+      expect(last?.Type).toBe('Restarting');
+      return last!.Time! / 1e6;
+    });
+    await first.stop();
+
+    const second = await startAgent({ registry: false, dataDir });
+    try {
+      const startedAt = await eventually(async () => {
+        const [a] = (await second.sched.jobs.allocations('flap')).value;
+        const s = a?.TaskStates?.['server'];
+        expect(s?.Events?.filter((e) => e.Type === 'Started')).toHaveLength(2);
+        return Date.parse(s!.LastRestart!);
+      }, 15_000);
+      expect(startedAt).toBeGreaterThanOrEqual(Math.floor(restarting) + 3_000);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('refuses a second agent on the same data dir', async () => {
     const a = await startAgent({ registry: false, dataDir });
     try {

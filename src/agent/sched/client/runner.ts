@@ -217,8 +217,12 @@ export class ClientRunner {
   private resumeTask(sim: AllocSim, t: TaskSim, state: TaskStateRecord | undefined): void {
     if (state?.State === 'dead') return;
     const startedMs = state?.State === 'running' ? Date.parse(state.StartedAt) : NaN;
-    if (Number.isFinite(startedMs)) this.armExit(sim, t, startedMs);
-    else this.schedule(t, 0, () => this.startTask(sim, t, false));
+    if (Number.isFinite(startedMs)) return this.armExit(sim, t, startedMs);
+    // Waiting out a restart delay: only what is left of it.
+    const last = state?.Events[state.Events.length - 1];
+    const restartAt =
+      last?.Type === 'Restarting' ? last.Time / 1e6 + this.ctx.clock.scaledMs(last.StartDelay) : Date.now();
+    t.cancel.push(this.ctx.clock.at(restartAt, () => this.startTask(sim, t, last?.Type === 'Restarting')));
   }
 
   private startTask(sim: AllocSim, t: TaskSim, afterRestart: boolean): void {
