@@ -111,6 +111,8 @@ export interface StoredPeering {
   PeerCAPems?: string[];
   Meta: Record<string, string>;
   DeletedAt?: string;
+  /** Set with DeletedAt when the peer is to be told; a restarted agent tells it again. */
+  NotifyPeer?: boolean;
   /** Which side made the connection; decides who learns of a deletion and how. */
   Role: 'acceptor' | 'dialer';
   /** Where the other side's registry answers internal calls (the acceptor learns it at exchange). */

@@ -12,7 +12,7 @@ import { T } from './tables';
 export class EvalBroker {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
-  private readonly delayed = new Map<string, NodeJS.Timeout>();
+  private readonly delayed = new Map<string, () => void>();
   private readonly blocked = new Set<string>();
   private scheduled = false;
   private stopped = false;
@@ -33,7 +33,7 @@ export class EvalBroker {
   stop(): void {
     this.stopped = true;
     this.unsubscribe();
-    for (const t of this.delayed.values()) clearTimeout(t);
+    for (const cancel of this.delayed.values()) cancel();
     this.delayed.clear();
   }
 
@@ -74,13 +74,12 @@ export class EvalBroker {
   private offer(ev: EvalRecord): void {
     if (this.stopped || this.queued.has(ev.ID) || this.delayed.has(ev.ID)) return;
     const waitUntil = Date.parse(ev.WaitUntil);
-    const delay = Number.isFinite(waitUntil) ? waitUntil - Date.now() : 0;
-    if (delay > 0) {
-      const t = setTimeout(() => {
+    if (Number.isFinite(waitUntil) && waitUntil > Date.now()) {
+      const cancel = this.ctx.clock.at(waitUntil, () => {
         this.delayed.delete(ev.ID);
         this.enqueue(ev.ID);
-      }, delay);
-      this.delayed.set(ev.ID, t);
+      });
+      this.delayed.set(ev.ID, cancel);
       return;
     }
     this.enqueue(ev.ID);

@@ -101,9 +101,18 @@ function notifyPeer(
   );
 }
 
+/** Deletions a previous run of this data dir left half done: the peer may not have heard yet. */
 export function resumePeeringWork(rc: RegContext): void {
-  for (const p of rc.store.list<StoredPeering>(T.peerings))
-    if (p.DeletedAt) scheduleCleanup(rc, p.Partition, p.Name, p.ID);
+  for (const p of rc.store.list<StoredPeering>(T.peerings)) {
+    if (!p.DeletedAt) continue;
+    const stream = rc.store.get<StoredPeeringSecrets>(T.peeringSecrets, p.ID)?.Stream;
+    if (p.NotifyPeer && stream) notifyPeer(rc, peerOf(p), p.PeerID, stream);
+    scheduleCleanup(rc, p.Partition, p.Name, p.ID);
+  }
+}
+
+function peerOf(p: StoredPeering): PeerTarget {
+  return { addresses: [...p.RemoteAddresses], caPems: p.PeerCAPems };
 }
 
 export function addPeeringRoutes(router: Router, rc: RegContext): void {
@@ -266,27 +275,19 @@ export function addPeeringRoutes(router: Router, rc: RegContext): void {
     const { result: deleted } = store.write((tx) => {
       const p = tx.get<StoredPeering>(T.peerings, key);
       if (!p || p.DeletedAt) return undefined;
+      const stream = tx.get<StoredPeeringSecrets>(T.peeringSecrets, p.ID)?.Stream;
+      const notify = !!stream && !!p.PeerID && p.RemoteAddresses.length > 0 && p.State !== 'TERMINATED';
       const updated = tx.put(T.peerings, key, {
         ...p,
         State: 'TERMINATED',
         DeletedAt: nowIso(),
+        ...(notify ? { NotifyPeer: true } : {}),
       } satisfies StoredPeering);
-      return {
-        peering: updated,
-        stream: tx.get<StoredPeeringSecrets>(T.peeringSecrets, p.ID)?.Stream,
-        wasTerminated: p.State === 'TERMINATED',
-      };
+      return { peering: updated, stream: notify ? stream : undefined };
     });
     if (deleted) {
-      const { peering, stream, wasTerminated } = deleted;
-      if (stream && peering.PeerID && peering.RemoteAddresses.length > 0 && !wasTerminated) {
-        notifyPeer(
-          rc,
-          { addresses: [...peering.RemoteAddresses], caPems: peering.PeerCAPems },
-          peering.PeerID,
-          stream,
-        );
-      }
+      const { peering, stream } = deleted;
+      if (stream) notifyPeer(rc, peerOf(peering), peering.PeerID, stream);
       scheduleCleanup(rc, peering.Partition, peering.Name, peering.ID);
     }
     return { rawBody: '', contentType: 'application/json' };

@@ -12,6 +12,8 @@ export interface MockBehaviour {
   startErrorRecoverable: boolean;
   /** ns before the task counts as started. */
   startBlockFor: number;
+  /** ns a task takes to exit once told to stop (the kill_timeout cuts it short), as Nomad's mock driver. */
+  killAfter: number;
   healthy: boolean;
 }
 
@@ -36,6 +38,7 @@ export function mockBehaviour(
       typeof c['start_error'] === 'string' && c['start_error'] !== '' ? c['start_error'] : undefined,
     startErrorRecoverable: c['start_error_recoverable'] === true,
     startBlockFor: durationNs(c['start_block_for']) ?? 0,
+    killAfter: durationNs(c['kill_after']) ?? 0,
     healthy: c['healthy'] !== false && c['healthy'] !== 'false',
   };
 }

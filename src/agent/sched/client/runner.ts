@@ -15,6 +15,7 @@ import { T, childKey } from '../tables';
 import { formatDuration } from '../../../api/duration';
 import { newTaskState, taskEvent, withEvent } from './events';
 import { mockBehaviour, type MockBehaviour } from './mock-config';
+import { killDelayNs, killTimeoutNs, liveTasks, signalledAtMs, withKilled, withKilling } from './kill';
 
 interface TaskSim {
   name: string;
@@ -43,10 +44,16 @@ export class ClientRunner {
     this.unsubscribe = ctx.store.onCommit((c) => this.onCommit(c));
   }
 
-  /** Resumes allocations that were live when the agent last stopped. */
+  /**
+   * Picks up where the agent left off, as a restarted Nomad client restores its allocations: tasks
+   * that were running are re-attached (their run_for counts from when they started), those between
+   * starts start again, and allocations the servers had asked to stop are stopped now.
+   */
   start(): void {
     for (const a of this.ctx.store.list<AllocRecord>(T.allocs)) {
-      if (a.DesiredStatus === 'run' && !isClientTerminal(a)) this.launch(a, true);
+      if (isClientTerminal(a)) continue;
+      if (a.DesiredStatus === 'run') this.launch(a, Object.keys(a.TaskStates).length > 0);
+      else this.stopUnattended(a);
     }
   }
 
@@ -60,7 +67,7 @@ export class ClientRunner {
   /** Restarts one task or all tasks of an allocation (the restart endpoint). */
   restart(allocId: string, taskName?: string): void {
     const sim = this.sims.get(allocId);
-    if (!sim) return;
+    if (!sim || sim.killed) return;
     for (const t of sim.tasks.values()) {
       if (taskName && t.name !== taskName) continue;
       t.cancel.forEach((c) => c());
@@ -82,7 +89,7 @@ export class ClientRunner {
   /** Records a signal sent to one task or all (the signal endpoint). */
   signal(allocId: string, signal: string, taskName?: string): void {
     const sim = this.sims.get(allocId);
-    if (!sim) return;
+    if (!sim || sim.killed) return;
     this.mutate(sim, (a) => {
       let next = a;
       for (const t of sim.tasks.values()) {
@@ -102,7 +109,8 @@ export class ClientRunner {
   }
 
   isRunning(allocId: string): boolean {
-    return this.sims.has(allocId);
+    const sim = this.sims.get(allocId);
+    return sim !== undefined && !sim.killed;
   }
 
   private onCommit(c: Commit): void {
@@ -118,9 +126,12 @@ export class ClientRunner {
         Object.keys(a.TaskStates).length === 0
       ) {
         // Start on the next turn: the commit that placed it is still being delivered.
-        setImmediate(() => this.launch(a, false));
+        setImmediate(() => this.launchCurrent(a));
       } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
         setImmediate(() => this.kill(sim));
+      } else if (a.DesiredStatus !== 'run' && !sim && !isClientTerminal(a)) {
+        // Stopped before its tasks were set up (or while no runner held it).
+        setImmediate(() => this.stopUnattended(a));
       } else if (
         sim &&
         !sim.killed &&
@@ -133,10 +144,29 @@ export class ClientRunner {
     }
   }
 
-  private launch(a: AllocRecord, resumed: boolean): void {
+  /** Launches a newly placed allocation unless it was stopped before its turn came. */
+  private launchCurrent(placed: AllocRecord): void {
+    const cur = this.ctx.store.get<AllocRecord>(
+      T.allocs,
+      childKey(placed.Namespace, placed.JobID, placed.ID),
+    );
+    if (!cur || isClientTerminal(cur)) return;
+    if (cur.DesiredStatus === 'run') this.launch(cur, false);
+    else this.stopUnattended(cur);
+  }
+
+  /** Stops an allocation no simulation holds: one stopped before it started, or before a restart. */
+  private stopUnattended(a: AllocRecord): void {
     if (this.stopped || this.sims.has(a.ID)) return;
+    const sim = this.newSim(a);
+    if (!sim) return;
+    this.sims.set(a.ID, sim);
+    setImmediate(() => this.kill(sim));
+  }
+
+  private newSim(a: AllocRecord): AllocSim | undefined {
     const group = findGroup(a.Job, a.TaskGroup);
-    if (!group) return;
+    if (!group) return undefined;
     const sim: AllocSim = {
       id: a.ID,
       key: childKey(a.Namespace, a.JobID, a.ID),
@@ -156,6 +186,13 @@ export class ClientRunner {
         cancel: [],
       });
     }
+    return sim;
+  }
+
+  private launch(a: AllocRecord, resumed: boolean): void {
+    if (this.stopped || this.sims.has(a.ID)) return;
+    const sim = this.newSim(a);
+    if (!sim) return;
     this.sims.set(a.ID, sim);
     const now = this.ctx.clock.nowNs();
     if (!resumed) {
@@ -169,11 +206,23 @@ export class ClientRunner {
         return { ...cur, TaskStates: states };
       });
     }
-    this.watchHealth(sim, a);
+    this.watchHealth(sim, a, resumed);
     for (const t of sim.tasks.values()) {
-      if (resumed && a.TaskStates[t.name]?.State === 'dead') continue;
-      this.schedule(t, resumed ? 0 : t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
+      if (resumed) this.resumeTask(sim, t, a.TaskStates[t.name]);
+      else this.schedule(t, t.behaviour.startBlockFor, () => this.startTask(sim, t, false));
     }
+  }
+
+  /** A task as the agent left it: finished, running (re-attached), or between starts (started again). */
+  private resumeTask(sim: AllocSim, t: TaskSim, state: TaskStateRecord | undefined): void {
+    if (state?.State === 'dead') return;
+    const startedMs = state?.State === 'running' ? Date.parse(state.StartedAt) : NaN;
+    if (Number.isFinite(startedMs)) return this.armExit(sim, t, startedMs);
+    // Waiting out a restart delay: only what is left of it.
+    const last = state?.Events[state.Events.length - 1];
+    const restartAt =
+      last?.Type === 'Restarting' ? last.Time / 1e6 + this.ctx.clock.scaledMs(last.StartDelay) : Date.now();
+    t.cancel.push(this.ctx.clock.at(restartAt, () => this.startTask(sim, t, last?.Type === 'Restarting')));
   }
 
   private startTask(sim: AllocSim, t: TaskSim, afterRestart: boolean): void {
@@ -205,22 +254,30 @@ export class ClientRunner {
         return withEvent(next, taskEvent('Started', now));
       }),
     );
+    this.armExit(sim, t, now / 1e6);
+  }
+
+  /** The mock task exits run_for after it started (scaled), wherever that start falls. */
+  private armExit(sim: AllocSim, t: TaskSim, startedMs: number): void {
     if (t.behaviour.runFor !== undefined) {
-      this.schedule(t, t.behaviour.runFor, () => {
-        const code = t.behaviour.exitCode;
-        this.mutate(sim, (a) =>
-          setTask(a, t.name, (s) =>
-            withEvent(
-              s,
-              taskEvent('Terminated', this.ctx.clock.nowNs(), {
-                ExitCode: code,
-                Details: { exit_code: String(code) },
-              }),
+      const exitAt = startedMs + this.ctx.clock.scaledMs(t.behaviour.runFor);
+      t.cancel.push(
+        this.ctx.clock.at(exitAt, () => {
+          const code = t.behaviour.exitCode;
+          this.mutate(sim, (a) =>
+            setTask(a, t.name, (s) =>
+              withEvent(
+                s,
+                taskEvent('Terminated', this.ctx.clock.nowNs(), {
+                  ExitCode: code,
+                  Details: { exit_code: String(code) },
+                }),
+              ),
             ),
-          ),
-        );
-        this.onTaskExit(sim, t, `task "${t.name}" exited with code ${code}`, code !== 0);
-      });
+          );
+          this.onTaskExit(sim, t, `task "${t.name}" exited with code ${code}`, code !== 0);
+        }),
+      );
     }
   }
 
@@ -309,37 +366,62 @@ export class ClientRunner {
     this.sims.delete(sim.id);
   }
 
+  /** Signals every live task to stop; each is dead once its kill delay has passed. */
   private kill(sim: AllocSim): void {
     if (sim.killed) return;
     sim.killed = true;
     this.cancelAll(sim);
-    this.sims.delete(sim.id);
+    const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
+    const live = cur ? liveTasks(cur) : [];
+    const delays = new Map(live.map((name) => [name, this.killDelayMs(sim, cur!, name)]));
+    if ([...delays.values()].every((ms) => ms === 0)) {
+      this.sims.delete(sim.id);
+      this.mutate(
+        sim,
+        (a) => this.markSignalled(a, live, (s) => withKilled(s, this.ctx.clock.nowNs())),
+        true,
+      );
+      return;
+    }
     const now = this.ctx.clock.nowNs();
-    const finished = new Date(now / 1e6).toISOString();
-    this.mutate(
-      sim,
-      (a) => {
-        let next = a;
-        for (const name of Object.keys(a.TaskStates)) {
-          if (a.TaskStates[name]!.State === 'dead') continue;
-          next = setTask(next, name, (s) =>
-            withEvent(
-              withEvent(
-                { ...s, State: 'dead', FinishedAt: finished },
-                taskEvent('Killing', now, { KillTimeout: 5e9 }),
-              ),
-              taskEvent('Killed', now),
-            ),
-          );
-        }
-        return next;
-      },
-      true,
-    );
+    const unsignalled = live.filter((name) => signalledAtMs(cur!.TaskStates[name]) === undefined);
+    this.mutate(sim, (a) => this.markSignalled(a, unsignalled, (s) => s), true);
+    const after = this.ctx.store.get<AllocRecord>(T.allocs, sim.key) ?? cur!;
+    for (const name of live) {
+      const from = signalledAtMs(after.TaskStates[name]) ?? now / 1e6;
+      const t = sim.tasks.get(name);
+      const cancel = this.ctx.clock.at(from + delays.get(name)!, () => this.taskKilled(sim, name));
+      if (t) t.cancel.push(cancel);
+    }
+  }
+
+  /** Records the stop signal ('Killing') on tasks, then whatever `then` adds. */
+  private markSignalled(
+    a: AllocRecord,
+    names: string[],
+    then: (s: TaskStateRecord) => TaskStateRecord,
+  ): AllocRecord {
+    const now = this.ctx.clock.nowNs();
+    let next = a;
+    for (const name of names) {
+      const timeout = killTimeoutNs(a.Job, a.TaskGroup, name);
+      next = setTask(next, name, (s) => then(withKilling(s, now, timeout)));
+    }
+    return next;
+  }
+
+  private killDelayMs(sim: AllocSim, a: AllocRecord, name: string): number {
+    const behaviour = sim.tasks.get(name)?.behaviour;
+    if (!behaviour) return 0;
+    return this.ctx.clock.scaledMs(killDelayNs(behaviour, killTimeoutNs(a.Job, a.TaskGroup, name)));
+  }
+
+  private taskKilled(sim: AllocSim, name: string): void {
+    this.mutate(sim, (a) => setTask(a, name, (s) => withKilled(s, this.ctx.clock.nowNs())), true);
   }
 
   /** Deployment health, as the client's health tracker decides it: running for min_healthy_time before the deadline. */
-  private watchHealth(sim: AllocSim, a: AllocRecord): void {
+  private watchHealth(sim: AllocSim, a: AllocRecord, resumed = false): void {
     if (!a.DeploymentID || a.DeploymentStatus?.Healthy != null || sim.healthFor === a.DeploymentID) return;
     sim.cancelHealth.forEach((c) => c());
     sim.cancelHealth = [];
@@ -362,15 +444,12 @@ export class ClientRunner {
         return;
       }
       const lastStart = Math.max(...states.map((s) => Date.parse(s.StartedAt)));
-      const heldMs = Date.now() - lastStart;
-      const needMs = this.ctx.clock.scaledMs(minHealthy);
-      if (heldMs + 1 >= needMs) this.setHealth(sim, true);
-      else
-        sim.cancelHealth.push(
-          this.ctx.clock.after(((needMs - heldMs) / Math.max(this.ctx.clock.scale, 1e-9)) * 1e6, check),
-        );
+      const healthyAt = lastStart + this.ctx.clock.scaledMs(minHealthy);
+      if (Date.now() + 1 >= healthyAt) this.setHealth(sim, true);
+      else sim.cancelHealth.push(this.ctx.clock.at(healthyAt, check));
     };
-    sim.cancelHealth.push(this.ctx.clock.after(minHealthy, check));
+    // A resumed allocation's tasks may have been running for a while: judge them at once.
+    sim.cancelHealth.push(this.ctx.clock.after(resumed ? 0 : minHealthy, check));
     sim.cancelHealth.push(
       this.ctx.clock.after(deadline, () => {
         const cur = this.ctx.store.get<AllocRecord>(T.allocs, sim.key);
@@ -470,7 +549,8 @@ function setTask(a: AllocRecord, name: string, fn: (s: TaskStateRecord) => TaskS
 
 function clientStatus(a: AllocRecord, stopping: boolean): AllocRecord['ClientStatus'] {
   const states = Object.values(a.TaskStates);
-  if (states.length === 0) return a.ClientStatus;
+  // Stopped before any task was set up: nothing is left to run.
+  if (states.length === 0) return stopping ? 'complete' : a.ClientStatus;
   if (states.some((s) => s.Failed)) return 'failed';
   if (states.every((s) => s.State === 'dead')) return 'complete';
   if (stopping) return a.ClientStatus;

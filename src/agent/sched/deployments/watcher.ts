@@ -80,14 +80,11 @@ export class DeploymentWatcher {
     if (times.length === 0) return;
     const at = Math.min(...times);
     this.disarm(d.ID);
-    const t = setTimeout(
-      () => {
-        this.deadlines.delete(d.ID);
-        this.review(d.ID, true);
-      },
-      Math.max(0, at - Date.now()) + 1,
-    );
-    this.deadlines.set(d.ID, () => clearTimeout(t));
+    const cancel = this.ctx.clock.at(at, () => {
+      this.deadlines.delete(d.ID);
+      this.review(d.ID, true);
+    });
+    this.deadlines.set(d.ID, cancel);
   }
 
   private disarm(id: string): void {

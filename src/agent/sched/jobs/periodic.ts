@@ -64,7 +64,7 @@ export function launchPeriodic(
 }
 
 export class PeriodicDispatcher {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, () => void>();
   private readonly unsubscribe: () => void;
   private stopped = false;
 
@@ -73,13 +73,16 @@ export class PeriodicDispatcher {
   }
 
   start(): void {
-    for (const j of this.ctx.store.list<Job>(T.jobs)) this.track(j);
+    for (const j of this.ctx.store.list<Job>(T.jobs)) {
+      this.track(j);
+      this.catchUp(j);
+    }
   }
 
   stop(): void {
     this.stopped = true;
     this.unsubscribe();
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const cancel of this.timers.values()) cancel();
     this.timers.clear();
   }
 
@@ -92,8 +95,7 @@ export class PeriodicDispatcher {
   }
 
   private untrack(key: string): void {
-    const t = this.timers.get(key);
-    if (t) clearTimeout(t);
+    this.timers.get(key)?.();
     this.timers.delete(key);
   }
 
@@ -103,25 +105,37 @@ export class PeriodicDispatcher {
     if (this.stopped || !isPeriodic(job)) return;
     const next = nextLaunch(job, new Date());
     if (!next) return;
-    // setTimeout holds at most ~24.8 days; re-arm in steps for schedules further out.
-    const delay = Math.min(next.getTime() - Date.now(), 2 ** 31 - 1);
-    const t = setTimeout(
-      () => {
-        this.timers.delete(key);
-        if (next.getTime() > Date.now() + 5) return this.track(job);
-        try {
-          this.ctx.store.write((tx) =>
-            launchPeriodic(this.ctx, tx, job.Namespace ?? 'default', job.ID!, false),
-          );
-        } catch (err) {
-          this.ctx.log(`periodic launch of ${job.ID} failed: ${(err as Error).message}`);
-        }
-        const cur = this.ctx.store.get<Job>(T.jobs, key);
-        if (cur) this.track(cur);
-      },
-      Math.max(0, delay),
-    );
-    t.unref?.();
-    this.timers.set(key, t);
+    const cancel = this.ctx.clock.at(next.getTime(), () => {
+      this.timers.delete(key);
+      this.launch(job);
+    });
+    this.timers.set(key, cancel);
+  }
+
+  /**
+   * As Nomad's leader does when it restores the dispatcher: a launch that fell due while the agent
+   * was down (after the last launch, or the registration when there was none) runs once, now.
+   */
+  private catchUp(job: Job): void {
+    if (!isPeriodic(job)) return;
+    const ns = job.Namespace ?? 'default';
+    const last = this.ctx.store.get<{ Launch: string }>(T.periodicLaunches, jobKey(ns, job.ID!));
+    const since = last ? Date.parse(last.Launch) : (job.SubmitTime ?? 0) / 1e6;
+    if (!Number.isFinite(since) || since <= 0) return;
+    const missed = nextLaunch(job, new Date(since));
+    if (missed && missed.getTime() <= Date.now()) setImmediate(() => this.launch(job));
+  }
+
+  private launch(job: Job): void {
+    if (this.stopped) return;
+    const ns = job.Namespace ?? 'default';
+    const key = jobKey(ns, job.ID!);
+    try {
+      this.ctx.store.write((tx) => launchPeriodic(this.ctx, tx, ns, job.ID!, false));
+    } catch (err) {
+      this.ctx.log(`periodic launch of ${job.ID} failed: ${(err as Error).message}`);
+    }
+    const cur = this.ctx.store.get<Job>(T.jobs, key);
+    if (cur) this.track(cur);
   }
 }
