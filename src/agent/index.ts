@@ -46,6 +46,10 @@ export function resolveOptions(input: DevAgentOptions): ResolvedDevAgentOptions 
     const issue = r.error.issues[0]!;
     throw new DevAgentOptionsError(`dev agent option ${formatIssuePath(issue.path)}: ${issue.message}`);
   }
+  if (r.data.requestTimeoutMs < r.data.headersTimeoutMs)
+    throw new DevAgentOptionsError(
+      `dev agent option requestTimeoutMs: must be at least headersTimeoutMs (${r.data.headersTimeoutMs})`,
+    );
   return r.data;
 }
 
@@ -91,6 +95,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
   // Before anything is opened: an unreadable certificate must not leave the data dir locked.
   const tls = readAgentTls(options.tls);
   const log = options.log ?? (() => undefined);
+  const timeouts = { headersMs: options.headersTimeoutMs, requestMs: options.requestTimeoutMs };
   const store = Store.open({ dataDir: options.dataDir, onError: (e) => log(`store: ${String(e)}`) });
   const clock = new Clock(options.timeScale);
   const requests: RequestCount[] = [];
@@ -128,6 +133,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       log,
       onRequest: record,
       tls: tls?.server,
+      timeouts,
     });
     servers.push(schedServer);
     scheduler.start();
@@ -152,6 +158,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         log,
         onRequest: record,
         tls: tls?.server,
+        timeouts,
       });
       servers.push(regServer);
       registryUrl = await listen(regServer, options.registryPort, options.bind);

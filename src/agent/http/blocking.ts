@@ -22,7 +22,7 @@ export async function blockingRead<T>(
   watch: WatchSpec,
   read: () => Snapshot<T>,
 ): Promise<Reply> {
-  const minIndex = intParam(ctx.query, 'index', { min: 0 }) ?? 0;
+  const minIndex = effectiveMinIndex(intParam(ctx.query, 'index', { min: 0 }) ?? 0, store);
   let snap = read();
   if (minIndex === 0 || snap.index > minIndex) return toReply(snap);
   const wait = Math.min(durationParamMs(ctx.query, 'wait') ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
@@ -43,6 +43,16 @@ export async function blockingRead<T>(
     snap = read();
     if (snap.index > minIndex) return toReply(snap);
   }
+}
+
+/**
+ * An index the store has not reached yet cannot be one the client saw: it comes from before a restore
+ * to older state, or from another cluster. Consul resets such an index to 0 so the read answers at
+ * once with the current index, and the client's loop starts again from there; waiting the whole
+ * `wait` would only hide the mismatch.
+ */
+function effectiveMinIndex(requested: number, store: Store): number {
+  return requested > store.index ? 0 : requested;
 }
 
 function toReply<T>(snap: Snapshot<T>): Reply {

@@ -10,6 +10,8 @@ import { Server as TlsServer } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { HttpError, methodNotAllowed } from './errors';
+import { parseJsonBody } from './json-body';
+import { checkReadOptions } from './query';
 import { headerToken } from './token';
 import type { Reply, RequestContext, Router, RouteMeta } from './router';
 
@@ -27,6 +29,7 @@ export interface ServiceServerOptions {
   /** Checks the route's capability; throws an HttpError(403) when the token lacks it. */
   authorize?: (ctx: RequestContext, meta: RouteMeta) => void | Promise<void>;
   maxBodyBytes?: number;
+  timeouts?: ServerTimeouts;
   /** Called with each finished request (the benchmarks count requests per route). */
   onRequest?: (info: { method: string; path: string; status: number; durationMs: number }) => void;
   log?: (line: string) => void;
@@ -35,6 +38,22 @@ export interface ServiceServerOptions {
   /** Serve HTTPS with these PEM texts; with `clientCa`, clients must present a certificate it signed. */
   tls?: ServerTls;
 }
+
+export interface ServerTimeouts {
+  /** Time a client has to send a request's headers. */
+  headersMs: number;
+  /**
+   * Time a client has to send a whole request, body included. Answering is not counted: a blocking
+   * query or an event stream starts once its request has arrived, and lasts as long as it must.
+   */
+  requestMs: number;
+}
+
+/**
+ * A request slower than this is a client that stalled or never meant to finish (a body shorter than
+ * its Content-Length); Node answers it with 408 and closes the connection.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, requestMs: 60_000 };
 
 export interface ServerTls {
   cert: string;
@@ -69,19 +88,19 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     });
   };
   const tls = opts.tls;
+  const timing = serverTiming(opts.timeouts ?? DEFAULT_TIMEOUTS);
   const server: Server = tls
     ? createHttpsServer(
         {
+          ...timing,
           cert: tls.cert,
           key: tls.key,
           ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
         },
         onRequest,
       )
-    : createServer(onRequest);
+    : createServer(timing, onRequest);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 0; // blocking queries and streams may legitimately last minutes
   if (opts.onUpgrade) {
     const onUpgrade = opts.onUpgrade;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -118,12 +137,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       raw,
       json: async () => {
         const buf = await raw();
-        if (buf.length === 0) return undefined;
-        try {
-          return JSON.parse(buf.toString('utf8')) as unknown;
-        } catch (err) {
-          throw new HttpError(400, `failed to parse JSON body: ${(err as Error).message}`);
-        }
+        return buf.length === 0 ? undefined : parseJsonBody(buf.toString('utf8'));
       },
     };
 
@@ -134,6 +148,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
         throw new HttpError(404, `Invalid URL path: ${url.pathname}`);
       }
       ctx.params = match.params;
+      if (method === 'GET' || method === 'HEAD') checkReadOptions(url.searchParams);
       if (opts.authorize) await opts.authorize(ctx, match.meta);
       const reply = await match.handler(ctx);
       if ('stream' in reply && typeof (reply as StreamReply).stream === 'function') {
@@ -191,6 +206,21 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   return server;
 }
 
+/** Node checks the timeouts on a timer; a tenth of the shortest keeps a stalled client's overrun small. */
+function serverTiming(t: ServerTimeouts): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  if (!(t.headersMs > 0 && t.requestMs >= t.headersMs))
+    throw new Error('requestTimeoutMs must be at least headersTimeoutMs');
+  return {
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(t.headersMs / 10, 5_000)),
+  };
+}
+
 function extractToken(
   req: IncomingMessage,
   url: URL,
@@ -223,6 +253,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
     req.on('error', (err) => !failed && reject(err));
+    // A client that stalls mid-body is cut off by the request timeout; the handler waiting for the
+    // body must end too rather than hold its memory for ever.
+    req.on('close', () => {
+      if (!req.complete && !failed) {
+        failed = true;
+        reject(new HttpError(408, 'request body: the client closed the connection before sending all of it'));
+      }
+    });
   });
 }
 
