@@ -128,6 +128,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
     const schedServer = createServiceServer({
       router: scheduler.router,
       headerPrefix: 'X-Sched-',
+      writeIndexHeader: true,
       authorize: scheduler.authorize,
       onUpgrade: scheduler.upgrade,
       log,

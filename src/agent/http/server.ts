@@ -24,6 +24,11 @@ export interface ServiceServerOptions {
   router: Router;
   /** `X-Sched-` or `X-Reg-`. */
   headerPrefix: string;
+  /**
+   * Answer a write's `Index` (its WriteMeta) in the Index header too, as Nomad's setIndex does for
+   * every write; Consul's writes carry no index header.
+   */
+  writeIndexHeader?: boolean;
   /** Whether the `token` query parameter carries a token (the registry allows it). */
   tokenFromQuery?: boolean;
   /** Checks the route's capability; throws an HttpError(403) when the token lacks it. */
@@ -101,6 +106,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       )
     : createServer(timing, onRequest);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket));
   if (opts.onUpgrade) {
     const onUpgrade = opts.onUpgrade;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -165,6 +171,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       if (err instanceof HttpError) {
         if (!req.complete) await raw().catch(() => undefined);
         const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+        if (err.index !== undefined) Object.assign(headers, readHeaders(err.index));
         res.writeHead(err.status, headers);
         res.end(err.message);
         return;
@@ -173,12 +180,20 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     }
   }
 
+  function readHeaders(index: number): Record<string, string> {
+    return {
+      [`${opts.headerPrefix}Index`]: String(Math.max(1, index)),
+      [`${opts.headerPrefix}LastContact`]: '0',
+      [`${opts.headerPrefix}KnownLeader`]: 'true',
+    };
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-    if (reply.index !== undefined) {
-      headers[`${opts.headerPrefix}Index`] = String(Math.max(1, reply.index));
-      headers[`${opts.headerPrefix}LastContact`] = '0';
-      headers[`${opts.headerPrefix}KnownLeader`] = 'true';
+    if (reply.index !== undefined) Object.assign(headers, readHeaders(reply.index));
+    else {
+      const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
+      if (written !== undefined) headers[`${opts.headerPrefix}Index`] = String(Math.max(1, written));
     }
     let payload: Buffer;
     if (reply.rawBody !== undefined) {
@@ -219,6 +234,38 @@ function serverTiming(t: ServerTimeouts): {
     requestTimeout: t.requestMs,
     connectionsCheckingInterval: Math.max(50, Math.min(t.headersMs / 10, 5_000)),
   };
+}
+
+/**
+ * Requests Node refuses before any handler runs (bad HTTP syntax, headers too large, a request slower
+ * than the timeouts). Node's own answer has no text; this one says what was wrong, as every other
+ * refusal of the agent does.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = clientErrorStatus(err.code);
+  const text = `${reason} (${err.code ?? 'malformed request'})`;
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+function clientErrorStatus(code: string | undefined): [number, string] {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'Request Timeout: the request did not arrive in time'];
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large'];
+  return [400, 'Bad Request: the request is not valid HTTP/1.1'];
+}
+
+function writeIndexOf(reply: Reply): number | undefined {
+  const body = reply.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const index = (body as { Index?: unknown }).Index;
+  return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? index : undefined;
 }
 
 function extractToken(
