@@ -163,11 +163,12 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       }
       if (!req.complete) await raw().catch(() => undefined);
       send(req, res, url, reply);
-    } catch (err) {
+    } catch (thrown) {
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      const err = tooDeep(thrown) ? nestingError(thrown, opts.log) : thrown;
       if (err instanceof HttpError) {
         if (!req.complete) await raw().catch(() => undefined);
         const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
@@ -259,6 +260,20 @@ function clientErrorStatus(code: string | undefined): [number, string] {
     return [408, 'Request Timeout: the request did not arrive in time'];
   if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large'];
   return [400, 'Bad Request: the request is not valid HTTP/1.1'];
+}
+
+/**
+ * JSON bodies are depth-checked before parsing, but other text a request carries is read by recursive
+ * parsers too (a jobspec's HCL, ACL rules, JSON inside HCL). Input nested deep enough to exhaust the
+ * stack is the client's to fix: a 400 saying so, logged in case it ever comes from a bug instead.
+ */
+function tooDeep(err: unknown): err is RangeError {
+  return err instanceof RangeError && err.message.includes('Maximum call stack size exceeded');
+}
+
+function nestingError(err: RangeError, log: ((line: string) => void) | undefined): HttpError {
+  log?.(`request refused, nested too deep: ${err.stack ?? err.message}`);
+  return new HttpError(400, 'request: nests expressions, blocks or values too deep to read (rule: max-depth)');
 }
 
 function writeIndexOf(reply: Reply): number | undefined {

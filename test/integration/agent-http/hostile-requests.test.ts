@@ -105,6 +105,29 @@ describe('request bodies nested too deep', () => {
   });
 });
 
+describe('text in a request that recursive parsers read, nested too deep', () => {
+  const deep = 5000;
+  it.each([
+    ['a list', `job "x" {\n meta { a = ${'['.repeat(deep)}${']'.repeat(deep)} }\n}`],
+    ['parentheses', `job "x" {\n meta { a = ${'('.repeat(deep)}1${')'.repeat(deep)} }\n}`],
+    ['blocks', `job "x" {\n${'group {\n'.repeat(deep)}${'}\n'.repeat(deep)}}`],
+  ])('a jobspec nesting %s 5000 deep is a 400', async (_what, hcl) => {
+    const res = await sched('POST', '/v1/jobs/parse', { JobHCL: hcl });
+    expect({ status: res.status, text: res.text }).toEqual({
+      status: 400,
+      text: expect.stringMatching(/too deep to read \(rule: max-depth\)|nest/),
+    });
+  });
+
+  it('ACL rules nesting 5000 deep are a 400, and nothing is stored', async () => {
+    const before = agent.store.index;
+    const rules = `service "a" { policy = ${'['.repeat(deep)}${']'.repeat(deep)} }`;
+    const res = await reg('PUT', '/v1/acl/policy', { Name: 'deep', Rules: rules });
+    expect(res.status).toBe(400);
+    expect(agent.store.index).toBe(before);
+  });
+});
+
 describe('filter regular expressions are RE2: linear time', () => {
   it('a catastrophic pattern answers at once and does not stall the registry', async () => {
     const job = mockJob('redos', { count: 1, meta: { n: 'a'.repeat(40) + 'b' } });
