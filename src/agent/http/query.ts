@@ -23,12 +23,9 @@ export function intParam(q: URLSearchParams, name: string, opts: { min?: number 
 export function durationParamMs(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
-  try {
-    return parseDuration(/^\d+$/.test(v) ? `${v}s` : v);
-  } catch (err) {
-    if (err instanceof DurationError) throw invalidField(name, err.message);
-    throw err;
-  }
+  const ms = durationOrUndefined(v);
+  if (ms === undefined) throw invalidField(name, new DurationError(v).message);
+  return ms;
 }
 
 /** Go's uint64, which is what both services parse `index` into. */

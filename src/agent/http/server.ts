@@ -273,7 +273,10 @@ function tooDeep(err: unknown): err is RangeError {
 
 function nestingError(err: RangeError, log: ((line: string) => void) | undefined): HttpError {
   log?.(`request refused, nested too deep: ${err.stack ?? err.message}`);
-  return new HttpError(400, 'request: nests expressions, blocks or values too deep to read (rule: max-depth)');
+  return new HttpError(
+    400,
+    'request: nests expressions, blocks or values too deep to read (rule: max-depth)',
+  );
 }
 
 function writeIndexOf(reply: Reply): number | undefined {
