@@ -47,6 +47,10 @@ export function resolveOptions(input: DevAgentOptions): ResolvedDevAgentOptions 
     const issue = r.error.issues[0]!;
     throw new DevAgentOptionsError(`dev agent option ${formatIssuePath(issue.path)}: ${issue.message}`);
   }
+  if (r.data.requestTimeoutMs < r.data.headersTimeoutMs)
+    throw new DevAgentOptionsError(
+      `dev agent option requestTimeoutMs: must be at least headersTimeoutMs (${r.data.headersTimeoutMs})`,
+    );
   return r.data;
 }
 
@@ -92,6 +96,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
   // Before anything is opened: an unreadable certificate must not leave the data dir locked.
   const tls = readAgentTls(options.tls);
   const log = options.log ?? (() => undefined);
+  const timeouts = { headersMs: options.headersTimeoutMs, requestMs: options.requestTimeoutMs };
   const store = Store.open({ dataDir: options.dataDir, onError: (e) => log(`store: ${String(e)}`) });
   const clock = new Clock(options.timeScale);
   const requests: RequestCount[] = [];
@@ -125,11 +130,13 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
       router: scheduler.router,
       headerPrefix: 'X-Sched-',
       dialect: serverDialect('scheduler', options.dialect),
+      writeIndexHeader: true,
       authorize: scheduler.authorize,
       onUpgrade: scheduler.upgrade,
       log,
       onRequest: record,
       tls: tls?.server,
+      timeouts,
     });
     servers.push(schedServer);
     scheduler.start();
@@ -155,6 +162,7 @@ export async function startDevAgent(input: DevAgentOptions = {}): Promise<DevAge
         log,
         onRequest: record,
         tls: tls?.server,
+        timeouts,
       });
       servers.push(regServer);
       registryUrl = await listen(regServer, options.registryPort, options.bind);

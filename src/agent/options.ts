@@ -48,6 +48,10 @@ export const DevAgentOptionsSchema = z.object({
     })
     .optional(),
   bootstrapToken: z.string().optional(),
+  /** Time a client has to send a request's headers (Node answers 408 and closes the connection). */
+  headersTimeoutMs: z.number().int().positive().default(30_000),
+  /** Time a client has to send a whole request, body included; answers (blocking queries) are not counted. */
+  requestTimeoutMs: z.number().int().positive().default(60_000),
   /**
    * Keep every request served in `DevAgent.requests` (tests and benchmarks count them). Off by default:
    * a long-running agent would keep them all.

@@ -2,7 +2,7 @@ import { isNegatedOperator, positiveOperator } from './ast';
 import type { FilterExpr, MatchExpr, MatchOperator, Selector } from './ast';
 import { parseGoBool, parseGoFloat } from './coerce';
 import { FilterError } from './errors';
-import { compileRe2, RegexSyntaxError } from './regex';
+import { compileRe2, Re2SyntaxError, type Re2 } from '../../common/re2';
 
 export interface FilterOptions {
   /**
@@ -23,7 +23,7 @@ type Leaf = unknown;
 const everyNestedObjectIsMap = (): boolean => true;
 
 /** Compiled patterns per match node, so a filter applied to a long list compiles each regex once. */
-const regexCache = new WeakMap<MatchExpr, RegExp>();
+const regexCache = new WeakMap<MatchExpr, Re2>();
 
 /**
  * Evaluates a parsed filter against one datum (plain JSON data). Throws FilterError when a selector
@@ -247,13 +247,13 @@ function matches(expr: MatchExpr, value: unknown): boolean {
   return regexFor(expr).test(value);
 }
 
-function regexFor(expr: MatchExpr): RegExp {
+function regexFor(expr: MatchExpr): Re2 {
   let re = regexCache.get(expr);
   if (!re) {
     try {
       re = compileRe2(raw(expr));
     } catch (err) {
-      if (!(err instanceof RegexSyntaxError)) throw err;
+      if (!(err instanceof Re2SyntaxError)) throw err;
       throw evaluationError(
         expr,
         `Failed to compile regular expression ${JSON.stringify(raw(expr))}: ${err.message}`,

@@ -13,7 +13,6 @@ export type { FilterErrorDetails, FilterPosition } from './errors';
 export { evaluateFilter } from './evaluate';
 export type { FilterOptions } from './evaluate';
 export { parseFilter } from './parser';
-export { compileRe2, translateRe2 } from './regex';
 
 /** Parses once (throwing FilterError on bad syntax) and returns a predicate to apply to many data. */
 export function compileFilter(expression: string, options: FilterOptions = {}): (datum: unknown) => boolean {

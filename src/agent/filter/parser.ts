@@ -1,7 +1,7 @@
 import type { FilterExpr, MatchExpr, MatchOperator, MatchValue, Selector } from './ast';
 import { FilterError, positionAt, syntaxError } from './errors';
 import { isDigit, isLetter, Scanner } from './lexer';
-import { compileRe2, RegexSyntaxError } from './regex';
+import { compileRe2, Re2SyntaxError } from '../../common/re2';
 
 /** Deep nesting would overflow the stack in the recursive parser and evaluator. */
 const MAX_DEPTH = 200;
@@ -231,7 +231,7 @@ class Parser {
     try {
       compileRe2(raw);
     } catch (err) {
-      if (!(err instanceof RegexSyntaxError)) throw err;
+      if (!(err instanceof Re2SyntaxError)) throw err;
       const position = positionAt(this.input, this.valueOffset);
       throw new FilterError(
         `invalid regular expression ${JSON.stringify(raw)} at line ${position.line}, column ${position.column} (offset ${position.offset}): ${err.message}`,

@@ -4,6 +4,7 @@
  * Waiting costs nothing: the store wakes exactly the queries whose tables or keys were written.
  */
 import type { Store, WatchSpec } from '../store';
+import { HttpError } from './errors';
 import { durationParamMs, intParam } from './query';
 import type { Reply, RequestContext } from './router';
 
@@ -20,9 +21,10 @@ export async function blockingRead<T>(
   ctx: RequestContext,
   store: Store,
   watch: WatchSpec,
-  read: () => Snapshot<T>,
+  readSnapshot: () => Snapshot<T>,
 ): Promise<Reply> {
-  const minIndex = intParam(ctx.query, 'index', { min: 0 }) ?? 0;
+  const read = withErrorIndex(readSnapshot, store, watch);
+  const minIndex = effectiveMinIndex(intParam(ctx.query, 'index', { min: 0 }) ?? 0, store);
   let snap = read();
   if (minIndex === 0 || snap.index > minIndex) return toReply(snap);
   const wait = Math.min(durationParamMs(ctx.query, 'wait') ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
@@ -43,6 +45,28 @@ export async function blockingRead<T>(
     snap = read();
     if (snap.index > minIndex) return toReply(snap);
   }
+}
+
+/**
+ * An index the store has not reached yet cannot be one the client saw: it comes from before a restore
+ * to older state, or from another cluster. Consul resets such an index to 0 so the read answers at
+ * once with the current index, and the client's loop starts again from there; waiting the whole
+ * `wait` would only hide the mismatch.
+ */
+function effectiveMinIndex(requested: number, store: Store): number {
+  return requested > store.index ? 0 : requested;
+}
+
+/** A read that fails (the job is not there) still answers the index of what it watched, as Nomad does. */
+function withErrorIndex<T>(read: () => Snapshot<T>, store: Store, watch: WatchSpec): () => Snapshot<T> {
+  return () => {
+    try {
+      return read();
+    } catch (err) {
+      if (err instanceof HttpError) err.index = Math.max(0, ...watch.map((w) => store.tableIndex(w.table)));
+      throw err;
+    }
+  };
 }
 
 function toReply<T>(snap: Snapshot<T>): Reply {

@@ -3,6 +3,12 @@
  * message names the field and the rule so a user can act on it.
  */
 export class HttpError extends Error {
+  /**
+   * Set on the error of a read (a blocking query's 404): the index the data stood at, which the
+   * answer carries in the service's Index header as Nomad's does.
+   */
+  index?: number;
+
   constructor(
     readonly status: number,
     message: string,

@@ -66,6 +66,11 @@ export class Router {
     return this.add('GET', pattern, handler, meta);
   }
 
+  /** Every route as registered (the fuzz test walks them all). */
+  list(): { method: string; pattern: string }[] {
+    return this.routes.map((r) => ({ method: r.method, pattern: `/${r.parts.join('/')}` }));
+  }
+
   /** Finds the route; `allowed` lists the methods of a path that matched under another method. */
   match(method: string, path: string): { match?: Match; allowed: string[] } {
     const segments = path.split('/').filter(Boolean);

@@ -11,6 +11,8 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { ServerDialect } from './dialect';
 import { HttpError, methodNotAllowed } from './errors';
+import { parseJsonBody } from './json-body';
+import { checkReadOptions } from './query';
 import { headerToken } from './token';
 import type { Reply, RequestContext, Router, RouteMeta } from './router';
 
@@ -23,11 +25,17 @@ export interface ServiceServerOptions {
   router: Router;
   /** `X-Sched-` or `X-Reg-`. */
   headerPrefix: string;
+  /**
+   * Answer a write's `Index` (its WriteMeta) in the Index header too, as Nomad's setIndex does for
+   * every write; Consul's writes carry no index header.
+   */
+  writeIndexHeader?: boolean;
   /** Whether the `token` query parameter carries a token (the registry allows it). */
   tokenFromQuery?: boolean;
   /** Checks the route's capability; throws an HttpError(403) when the token lacks it. */
   authorize?: (ctx: RequestContext, meta: RouteMeta) => void | Promise<void>;
   maxBodyBytes?: number;
+  timeouts?: ServerTimeouts;
   /** Called with each finished request (the benchmarks count requests per route). */
   onRequest?: (info: { method: string; path: string; status: number; durationMs: number }) => void;
   log?: (line: string) => void;
@@ -38,6 +46,22 @@ export interface ServiceServerOptions {
   /** Serve Nomad's or Consul's names instead of the neutral ones (headers, bodies, statuses). */
   dialect?: ServerDialect;
 }
+
+export interface ServerTimeouts {
+  /** Time a client has to send a request's headers. */
+  headersMs: number;
+  /**
+   * Time a client has to send a whole request, body included. Answering is not counted: a blocking
+   * query or an event stream starts once its request has arrived, and lasts as long as it must.
+   */
+  requestMs: number;
+}
+
+/**
+ * A request slower than this is a client that stalled or never meant to finish (a body shorter than
+ * its Content-Length); Node answers it with 408 and closes the connection.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, requestMs: 60_000 };
 
 export interface ServerTls {
   cert: string;
@@ -75,19 +99,20 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     });
   };
   const tls = opts.tls;
+  const timing = serverTiming(opts.timeouts ?? DEFAULT_TIMEOUTS);
   const server: Server = tls
     ? createHttpsServer(
         {
+          ...timing,
           cert: tls.cert,
           key: tls.key,
           ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
         },
         onRequest,
       )
-    : createServer(onRequest);
+    : createServer(timing, onRequest);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 0; // blocking queries and streams may legitimately last minutes
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket));
   if (opts.onUpgrade) {
     const onUpgrade = opts.onUpgrade;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -127,12 +152,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       json: async () => {
         const buf = await raw();
         if (buf.length === 0) return undefined;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(buf.toString('utf8')) as unknown;
-        } catch (err) {
-          throw new HttpError(400, `failed to parse JSON body: ${(err as Error).message}`);
-        }
+        const parsed = parseJsonBody(buf.toString('utf8'));
         return dialect ? dialect.inbound(parsed) : parsed;
       },
     };
@@ -144,6 +164,7 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
         throw new HttpError(404, `Invalid URL path: ${url.pathname}`);
       }
       ctx.params = match.params;
+      if (method === 'GET' || method === 'HEAD') checkReadOptions(url.searchParams);
       if (opts.authorize) await opts.authorize(ctx, match.meta);
       const reply = await match.handler(ctx);
       if ('stream' in reply && typeof (reply as StreamReply).stream === 'function') {
@@ -152,14 +173,16 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       }
       if (!req.complete) await raw().catch(() => undefined);
       send(req, res, url, reply);
-    } catch (err) {
+    } catch (thrown) {
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      const err = tooDeep(thrown) ? nestingError(thrown, opts.log) : thrown;
       if (err instanceof HttpError) {
         if (!req.complete) await raw().catch(() => undefined);
         const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+        if (err.index !== undefined) Object.assign(headers, wireHeaders(readHeaders(err.index)));
         res.writeHead(dialect ? dialect.status(err) : err.status, headers);
         res.end(err.message);
         return;
@@ -168,15 +191,28 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     }
   }
 
-  function serviceHeaders(reply: Reply): Record<string, string> {
-    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-    if (reply.index !== undefined) {
-      headers[`${opts.headerPrefix}Index`] = String(Math.max(1, reply.index));
-      headers[`${opts.headerPrefix}LastContact`] = '0';
-      headers[`${opts.headerPrefix}KnownLeader`] = 'true';
-    }
+  function readHeaders(index: number): Record<string, string> {
+    return {
+      [`${opts.headerPrefix}Index`]: String(Math.max(1, index)),
+      [`${opts.headerPrefix}LastContact`]: '0',
+      [`${opts.headerPrefix}KnownLeader`]: 'true',
+    };
+  }
+
+  /** Header names in the served dialect (`X-Sched-Index` -> `X-Nomad-Index`). */
+  function wireHeaders(headers: Record<string, string>): Record<string, string> {
     if (!dialect) return headers;
     return Object.fromEntries(Object.entries(headers).map(([k, v]) => [dialect.outboundHeader(k), v]));
+  }
+
+  function serviceHeaders(reply: Reply): Record<string, string> {
+    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+    if (reply.index !== undefined) Object.assign(headers, readHeaders(reply.index));
+    else {
+      const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
+      if (written !== undefined) headers[`${opts.headerPrefix}Index`] = String(Math.max(1, written));
+    }
+    return wireHeaders(headers);
   }
 
   function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
@@ -204,6 +240,70 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   }
 
   return server;
+}
+
+/** Node checks the timeouts on a timer; a tenth of the shortest keeps a stalled client's overrun small. */
+function serverTiming(t: ServerTimeouts): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  if (!(t.headersMs > 0 && t.requestMs >= t.headersMs))
+    throw new Error('requestTimeoutMs must be at least headersTimeoutMs');
+  return {
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(t.headersMs / 10, 5_000)),
+  };
+}
+
+/**
+ * Requests Node refuses before any handler runs (bad HTTP syntax, headers too large, a request slower
+ * than the timeouts). Node's own answer has no text; this one says what was wrong, as every other
+ * refusal of the agent does.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = clientErrorStatus(err.code);
+  const text = `${reason} (${err.code ?? 'malformed request'})`;
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+function clientErrorStatus(code: string | undefined): [number, string] {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'Request Timeout: the request did not arrive in time'];
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large'];
+  return [400, 'Bad Request: the request is not valid HTTP/1.1'];
+}
+
+/**
+ * JSON bodies are depth-checked before parsing, but other text a request carries is read by recursive
+ * parsers too (a jobspec's HCL, ACL rules, JSON inside HCL). Input nested deep enough to exhaust the
+ * stack is the client's to fix: a 400 saying so, logged in case it ever comes from a bug instead.
+ */
+function tooDeep(err: unknown): err is RangeError {
+  return err instanceof RangeError && err.message.includes('Maximum call stack size exceeded');
+}
+
+function nestingError(err: RangeError, log: ((line: string) => void) | undefined): HttpError {
+  log?.(`request refused, nested too deep: ${err.stack ?? err.message}`);
+  return new HttpError(
+    400,
+    'request: nests expressions, blocks or values too deep to read (rule: max-depth)',
+  );
+}
+
+function writeIndexOf(reply: Reply): number | undefined {
+  const body = reply.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const index = (body as { Index?: unknown }).Index;
+  return typeof index === 'number' && Number.isSafeInteger(index) && index >= 0 ? index : undefined;
 }
 
 function extractToken(
@@ -238,6 +338,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
     req.on('error', (err) => !failed && reject(err));
+    // A client that stalls mid-body is cut off by the request timeout; the handler waiting for the
+    // body must end too rather than hold its memory for ever.
+    req.on('close', () => {
+      if (!req.complete && !failed) {
+        failed = true;
+        reject(new HttpError(408, 'request body: the client closed the connection before sending all of it'));
+      }
+    });
   });
 }
 

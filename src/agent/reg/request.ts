@@ -1,7 +1,7 @@
 /** Request plumbing shared by the registry's routes: bodies, rule violations, namespaces, filters. */
 import type { z } from 'zod';
 import type { RuleViolation } from '../../api/reg/rules';
-import { durationToMs } from '../../api/reg/rules';
+import { checkServiceName, durationToMs } from '../../api/reg/rules';
 import { formatDuration } from '../../api/duration';
 import { compileFilter, FilterError } from '../filter';
 import { badRequest, invalidField, type HttpError } from '../http/errors';
@@ -42,6 +42,12 @@ export function checkTypes<S extends z.ZodType>(schema: S, body: unknown): z.out
   const issue = res.error.issues[0]!;
   const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
   throw invalidField(field.replace(/^\./, '') || 'request body', `${issue.message} (rule: type)`);
+}
+
+/** A service name from a path or body, checked before it becomes part of an ACL capability. */
+export function serviceName(field: string, value: unknown): string {
+  refuse([checkServiceName(field, value)]);
+  return value as string;
 }
 
 export function rule(field: string, name: string, detail: string): RuleViolation {

@@ -23,6 +23,14 @@ export const DNS_LABEL_RE = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 /** Auth method names: letters, digits, dashes and underscores. The 128 limit is Consul's. */
 export const AUTH_METHOD_NAME_RE = /^[a-zA-Z0-9_-]{1,128}$/;
 
+/**
+ * Service names (config entries, the discovery chain): letters, digits, dots, dashes and underscores,
+ * starting with a letter or digit, at most 256 (Consul's service identity limit). Consul's catalog
+ * takes more, but it only warns that other names cannot be found through DNS; here a `:` or `/` would
+ * also change which ACL capability or URL path the name stands for.
+ */
+export const SERVICE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/;
+
 export const MIN_TOKEN_TTL_MS = 60_000;
 export const MAX_TOKEN_TTL_MS = 24 * 60 * 60_000;
 
@@ -69,6 +77,17 @@ export function checkDnsLabel(field: string, value: unknown): RuleViolation | un
       field,
       'dns-label',
       `must be a valid DNS hostname label (1-63 letters, digits or dashes, not starting or ending with a dash); got ${show(value)}`,
+    );
+  }
+  return undefined;
+}
+
+export function checkServiceName(field: string, value: unknown): RuleViolation | undefined {
+  if (typeof value !== 'string' || !SERVICE_NAME_RE.test(value)) {
+    return violation(
+      field,
+      'service-name',
+      `must be 1-256 letters, digits, dots, dashes or underscores, starting with a letter or digit; got ${show(value)}`,
     );
   }
   return undefined;

@@ -11,7 +11,7 @@ describe('blocking queries when the agent stops', () => {
     const f = await startAgent({ registry: false });
     const wait = 3000;
     const reqs = Array.from({ length: 5 }, () => {
-      const req = request(`${f.agent.schedulerUrl}/v1/jobs?index=999999&wait=${wait}ms`);
+      const req = request(`${f.agent.schedulerUrl}/v1/jobs?index=${f.agent.store.index}&wait=${wait}ms`);
       req.on('error', () => undefined);
       req.end();
       return req;

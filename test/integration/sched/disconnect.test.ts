@@ -10,7 +10,7 @@ describe('blocking queries and clients that leave', () => {
   afterAll(() => f.stop());
 
   it('releases the wait of a query whose client disconnected', async () => {
-    const req = request(`${f.agent.schedulerUrl}/v1/jobs?index=999999&wait=60s`);
+    const req = request(`${f.agent.schedulerUrl}/v1/jobs?index=${f.agent.store.index}&wait=60s`);
     req.on('error', () => undefined);
     req.end();
     await eventually(() => expect(f.agent.store.watcherCount()).toBe(1));
@@ -19,7 +19,7 @@ describe('blocking queries and clients that leave', () => {
   });
 
   it('answers a query that ends normally in full, and leaves no waiter behind', async () => {
-    const res = await fetch(`${f.agent.schedulerUrl}/v1/jobs?index=999999&wait=50ms`, {
+    const res = await fetch(`${f.agent.schedulerUrl}/v1/jobs?index=${f.agent.store.index}&wait=50ms`, {
       headers: { 'accept-encoding': 'gzip' },
     });
     expect(res.status).toBe(200);

@@ -192,7 +192,7 @@ describe('scheduler: placement, dispatch, periodic, revert, blocking queries', (
       ['GET', '/v1/allocations?prefix=abc', undefined, 400, /even number of hexadecimal/],
       ['GET', '/v1/allocation/abcdef1', undefined, 400, /not a full UUID/],
       ['GET', '/v1/jobs?per_page=0', undefined, 400, /per_page: must be a positive integer/],
-      ['GET', '/v1/jobs?index=abc', undefined, 400, /index: must be an integer/],
+      ['GET', '/v1/jobs?index=abc', undefined, 400, /index: Invalid index "abc"/],
       ['GET', '/v1/job/nope', undefined, 404, /job not found/],
       ['GET', '/v1/nope', undefined, 404, /Invalid URL path/],
       ['DELETE', '/v1/jobs', undefined, 405, /Invalid method/],

@@ -146,6 +146,18 @@ describe('HCL expressions', () => {
     expect(ev('formatlist("%s=%s", ["a", "b"], "x")')).toEqual(['a=x', 'b=x']);
   });
 
+  it("runs regex_replace and replace(/re/) on RE2 with Go's $-templates, in linear time", () => {
+    expect(ev('regex_replace("web-12", "(?P<name>[a-z]+)-(\\\\d+)", "$${2}_$${name}")')).toBe('12_web');
+    expect(ev('replace("a1b22", "/[0-9]+/", "<$0>")')).toBe('a<1>b<22>');
+    expect(ev('regex_replace("price", "i", "$$")')).toBe('pr$ce');
+    const started = performance.now();
+    expect(ev(`regex_replace("${'a'.repeat(5000)}b", "^(a+)+$", "x")`)).toBe(`${'a'.repeat(5000)}b`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(() => ev('regex_replace("a", "a(?=b)", "x")')).toThrow(
+      /invalid regular expression: invalid perl operator/,
+    );
+  });
+
   it('names an unknown function', () => {
     expect(() => ev('nosuch(1)')).toThrow(/Call to unknown function; There is no function named "nosuch"/);
   });

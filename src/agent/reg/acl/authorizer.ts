@@ -12,9 +12,15 @@ export type Capability =
   | { resource: 'acl' | 'operator' | 'peering' | 'mesh'; access: Access }
   | { resource: 'service' | 'namespace'; name: string; access: Access };
 
-/** `acl:read`, `operator:write`, `service:web:read`, `namespace:team:read`. */
+/**
+ * `acl:read`, `operator:write`, `service:web:read`, `namespace:team:read`. Routes check names before
+ * they get here; a name with a `:` in it still means that one name, never another capability.
+ */
 export function parseCapability(text: string): Capability {
-  const parts = text.split(':');
+  const first = text.split(':', 1)[0]!;
+  const last = text.lastIndexOf(':');
+  const middle = text.slice(first.length + 1, last);
+  const parts = last > first.length ? [first, middle, text.slice(last + 1)] : text.split(':');
   const access = parts[parts.length - 1];
   if (access !== 'read' && access !== 'write') throw new Error(`bad capability ${text}`);
   const resource = parts[0];

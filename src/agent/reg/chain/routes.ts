@@ -4,7 +4,7 @@ import { blockingRead } from '../../http/blocking';
 import { badRequest, invalidField } from '../../http/errors';
 import type { RequestContext, Router } from '../../http/router';
 import { authOf, type RegContext } from '../context';
-import { bodyObject, isObject, optDurationMs, optString, refuse } from '../request';
+import { bodyObject, isObject, optDurationMs, optString, refuse, serviceName } from '../request';
 import { T } from '../tables';
 import { ChainError, compileChain, type CompileRequest } from './compile';
 import { entryReader } from './entries';
@@ -34,7 +34,7 @@ async function overrides(ctx: RequestContext): Promise<Overrides> {
 export function addChainRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
   const handler = async (ctx: RequestContext) => {
-    const service = ctx.params['service']!;
+    const service = serviceName('service', ctx.params['service']);
     const namespace = authOf(rc, ctx).namespace(ctx);
     const datacenter = ctx.query.get('compile-dc') || rc.datacenter;
     const o = await overrides(ctx);
@@ -56,6 +56,8 @@ export function addChainRoutes(router: Router, rc: RegContext): void {
       }
     });
   };
-  const meta = { acl: (ctx: RequestContext) => `service:${ctx.params['service']!}:read` };
+  const meta = {
+    acl: (ctx: RequestContext) => `service:${serviceName('service', ctx.params['service'])}:read`,
+  };
   router.add(['GET', 'POST'], '/v1/discovery-chain/:service', handler, meta);
 }

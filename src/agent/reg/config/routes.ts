@@ -6,7 +6,7 @@ import { intParam } from '../../http/query';
 import type { RequestAuth } from '../acl/gate';
 import { authOf, type RegContext } from '../context';
 import type { StoredConfigEntry } from '../model';
-import { applyFilter, bodyObject, namedNamespace, optString } from '../request';
+import { applyFilter, bodyObject, namedNamespace, optString, serviceName } from '../request';
 import { DEFAULT_NAMESPACE, T, configKey, configKindPrefix } from '../tables';
 import { requireWritableNamespace } from '../namespaces/lookup';
 import { validateEntryGraph } from './graph';
@@ -22,6 +22,11 @@ function requireWrite(auth: RequestAuth, kind: string, name: string, ns: string)
   else auth.require(`service:${name}:write`, ns);
 }
 
+/** Entries of the service kinds are named after a service; proxy-defaults has its own fixed name. */
+function entryName(kind: string, field: string, name: unknown): string {
+  return kind === 'proxy-defaults' ? String(name) : serviceName(field, name);
+}
+
 export function addConfigRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
   const nsOf = (ctx: RequestContext): string => authOf(rc, ctx).namespace(ctx);
@@ -34,7 +39,8 @@ export function addConfigRoutes(router: Router, rc: RegContext): void {
     const namespace =
       kind === 'proxy-defaults' ? DEFAULT_NAMESPACE : optString(body, 'Namespace') || nsOf(ctx);
     const auth = authOf(rc, ctx);
-    if (typeof body['Name'] === 'string') requireWrite(auth, kind, body['Name'], namespace);
+    if (typeof body['Name'] === 'string' && body['Name'] !== '')
+      requireWrite(auth, kind, entryName(kind, 'Name', body['Name']), namespace);
     const entry = normalizeEntry(body, namespace);
     const cas = intParam(ctx.query, 'cas', { min: 0 });
     const key = configKey(namespace, kind, entry.Name);
@@ -76,7 +82,7 @@ export function addConfigRoutes(router: Router, rc: RegContext): void {
 
   router.add('GET', '/v1/config/:kind/:name', (ctx) => {
     const kind = checkKind('kind', ctx.params['kind']);
-    const name = ctx.params['name']!;
+    const name = entryName(kind, 'name', ctx.params['name']);
     const ns = nsFor(ctx, kind);
     if (kind !== 'proxy-defaults') authOf(rc, ctx).require(`service:${name}:read`, ns);
     const key = configKey(ns, kind, name);
@@ -89,7 +95,7 @@ export function addConfigRoutes(router: Router, rc: RegContext): void {
 
   router.add('DELETE', '/v1/config/:kind/:name', (ctx) => {
     const kind = checkKind('kind', ctx.params['kind']);
-    const name = ctx.params['name']!;
+    const name = entryName(kind, 'name', ctx.params['name']);
     const ns = nsFor(ctx, kind);
     requireWrite(authOf(rc, ctx), kind, name, ns);
     const cas = intParam(ctx.query, 'cas', { min: 0 });

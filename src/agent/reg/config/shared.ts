@@ -1,4 +1,5 @@
 /** Helpers shared by the per-kind config entry checks. */
+import { compileRe2 } from '../../../common/re2';
 import { invalidField } from '../../http/errors';
 import { goDuration, optDurationMs, type Body } from '../request';
 import type { TargetOpts } from './types';
@@ -20,7 +21,7 @@ export function targetOpts(o: Body): TargetOpts {
 
 export function checkRegex(field: string, re: string): void {
   try {
-    new RegExp(re);
+    compileRe2(re);
   } catch (err) {
     throw invalidField(field, `is not a valid regular expression: ${(err as Error).message} (rule: regex)`);
   }

@@ -3,7 +3,8 @@ import { NamespaceCreateRequestSchema, NamespaceUpdateRequestSchema } from '../.
 import { validateNamespaceCreate, validateNamespaceUpdate } from '../../../api/reg/validate';
 import { blockingRead } from '../../http/blocking';
 import { badRequest, invalidField, notFound } from '../../http/errors';
-import type { Router } from '../../http/router';
+import type { RequestContext, Router } from '../../http/router';
+import { checkDnsLabel } from '../../../api/reg/rules';
 import type { Txn } from '../../store';
 import { resolveLinks } from '../acl/links';
 import { authOf, type RegContext } from '../context';
@@ -49,6 +50,12 @@ export function scheduleNamespacePurge(rc: RegContext, name: string): void {
   });
 }
 
+/** The namespace a path names; a name no namespace could have is a 400, before it reaches an ACL check. */
+function namespaceName(ctx: RequestContext): string {
+  refuse([checkDnsLabel('name', ctx.params['name'])]);
+  return ctx.params['name']!;
+}
+
 export function addNamespaceRoutes(router: Router, rc: RegContext): void {
   const { store } = rc;
 
@@ -78,13 +85,15 @@ export function addNamespaceRoutes(router: Router, rc: RegContext): void {
   router.add(
     'GET',
     '/v1/namespace/:name',
-    (ctx) =>
-      blockingRead(ctx, store, [{ table: T.namespaces, key: ctx.params['name']! }], () => {
-        const ns = store.get<StoredNamespace>(T.namespaces, ctx.params['name']!);
-        if (!ns) throw notFound(`Namespace not found: "${ctx.params['name']!}"`);
+    (ctx) => {
+      const name = namespaceName(ctx);
+      return blockingRead(ctx, store, [{ table: T.namespaces, key: name }], () => {
+        const ns = store.get<StoredNamespace>(T.namespaces, name);
+        if (!ns) throw notFound(`Namespace not found: "${name}"`);
         return { value: renderNamespace(store, ns), index: store.keyIndex(T.namespaces, ns.Name) };
-      }),
-    { acl: (ctx) => ['operator:read', `namespace:${ctx.params['name']!}:read`] },
+      });
+    },
+    { acl: (ctx) => ['operator:read', `namespace:${namespaceName(ctx)}:read`] },
   );
 
   router.add(

@@ -2,6 +2,7 @@
  * Job validation at registration, as Nomad's Job.Validate: every problem found, each naming the
  * field path and the rule, so one round trip tells the user everything to fix.
  */
+import { compileRe2 } from '../../../common/re2';
 import type { Job } from '../model';
 import { KNOWN_OPERANDS } from '../scheduler/constraints';
 import { parseCron } from './cron';
@@ -32,7 +33,7 @@ function checkConstraints(list: ConstraintLike[] | null | undefined, path: strin
     if (!KNOWN_OPERANDS.has(op)) problems.push(`${at}.Operand: unknown constraint operand "${op}"`);
     if (op === 'regexp') {
       try {
-        new RegExp(c.RTarget ?? '');
+        compileRe2(c.RTarget ?? '');
       } catch (e) {
         problems.push(`${at}.RTarget: regular expression does not compile: ${(e as Error).message}`);
       }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as shared from '../../../hcl/functions';
+import { compileRe2, Re2SyntaxError, type Re2 } from '../../../common/re2';
+import { re2ReplaceAll } from '../../../common/re2-replace';
 import { ConvertError, toBool, toList, toMap, toNum, toStr } from './convert';
 import { deepEqual, formatNumber, isObject, sortedObject, type HclObject, type HclValue } from './values';
 
@@ -123,11 +125,13 @@ function format(fmt: string, args: HclValue[]): string {
 }
 
 /** `/re/` in replace() is a regular expression, as in cty. */
-function toRegex(pattern: string, flags = 'g'): RegExp {
+/** Jobspec patterns are Go's (RE2): linear time, whatever the job says. */
+function toRegex(pattern: string): Re2 {
   try {
-    return new RegExp(pattern, flags);
+    return compileRe2(pattern);
   } catch (e) {
-    throw new FunctionError(`invalid regular expression: ${(e as Error).message}`);
+    if (e instanceof Re2SyntaxError) throw new FunctionError(`invalid regular expression: ${e.message}`);
+    throw e;
   }
 }
 
@@ -246,13 +250,13 @@ const FUNCTIONS: Record<string, Fn> = {
     arity('replace', a, 3);
     const [s, sub, rep] = a.map(toStr) as [string, string, string];
     if (sub.length > 1 && sub.startsWith('/') && sub.endsWith('/'))
-      return s.replace(toRegex(sub.slice(1, -1)), rep);
+      return re2ReplaceAll(toRegex(sub.slice(1, -1)), s, rep);
     return s.split(sub).join(rep);
   },
   regex_replace: (a) => {
     arity('regex_replace', a, 3);
     const [s, re, rep] = a.map(toStr) as [string, string, string];
-    return s.replace(toRegex(re), rep);
+    return re2ReplaceAll(toRegex(re), s, rep);
   },
   substr: (a) => {
     arity('substr', a, 3);

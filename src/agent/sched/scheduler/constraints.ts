@@ -2,6 +2,7 @@
  * Constraint and affinity checks against a node, with the operands Nomad documents. Targets are
  * interpolated the way Nomad does: ${attr.x}, ${meta.x}, ${node.datacenter}, ${node.unique.name}, ...
  */
+import { compileRe2 } from '../../../common/re2';
 import type { NodeRecord } from '../model';
 
 export interface ConstraintLike {
@@ -67,7 +68,7 @@ export function checkConstraint(c: ConstraintLike, node: NodeRecord): boolean {
       return compareOrdered(l, rv, op);
     case 'regexp':
       try {
-        return new RegExp(rv).test(l);
+        return compileRe2(rv).test(l);
       } catch {
         return false;
       }
