@@ -19,19 +19,26 @@ function forCdktn(text, file) {
     .replace(/from 'cdktf'/g, "from 'cdktn'")
     .replace(/from '\.\/generated\//g, "from '../constructs/generated-cdktn/");
   if (/['"]cdktf['"]|\.\/generated\//.test(rewritten)) {
-    throw new Error(`build-cdktn: ${file} imports cdktf or the cdktf bindings in a form this build does not rewrite`);
+    throw new Error(
+      `build-cdktn: ${file} imports cdktf or the cdktf bindings in a form this build does not rewrite`,
+    );
   }
   return rewritten;
 }
 
 function main() {
   if (!fs.existsSync(path.join(root, 'dist', 'constructs', 'generated-cdktn'))) {
-    throw new Error('build-cdktn: dist/constructs/generated-cdktn is missing; run the main build (tsc) first');
+    throw new Error(
+      'build-cdktn: dist/constructs/generated-cdktn is missing; run the main build (tsc) first',
+    );
   }
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const staged = [];
-  for (const name of fs.readdirSync(source).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const name of fs
+    .readdirSync(source)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const target = path.join(out, name);
     fs.writeFileSync(target, forCdktn(fs.readFileSync(path.join(source, name), 'utf8'), name));
     staged.push(target);
@@ -42,7 +49,9 @@ function main() {
   delete compilerOptions.outDir;
   fs.writeFileSync(config, JSON.stringify({ compilerOptions, files: staged.map((f) => path.basename(f)) }));
   try {
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', config], { stdio: 'inherit' });
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', config], {
+      stdio: 'inherit',
+    });
   } finally {
     // Left beside the .d.ts files, the sources would be what a user's compiler reads.
     for (const f of [...staged, config]) fs.rmSync(f, { force: true });

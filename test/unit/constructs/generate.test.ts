@@ -73,7 +73,6 @@ describe('construct generation', () => {
       expect(describeDrift(committed, fresh)).toEqual([]);
     },
   );
-
 });
 
 function describeDrift(committed: FileSet, fresh: FileSet): string[] {
