@@ -240,7 +240,10 @@ async function planRegistration(
  * that destroyed it can create it again: the registration checks-and-sets on this index, so a job
  * that someone starts in between is never adopted.
  */
-async function stoppedJobModifyIndex(ctx: SchedProviderContext, job: Job): Promise<number | undefined> {
+export async function stoppedJobModifyIndex(
+  ctx: SchedProviderContext,
+  job: Job,
+): Promise<number | undefined> {
   try {
     const { value } = await ctx.client.jobs.read(job.ID!, { namespace: job.Namespace ?? 'default' });
     return value.Stop === true ? (value.JobModifyIndex ?? 0) : undefined;
