@@ -80,6 +80,15 @@ describe('cdktf-sched installed into a project of its own', () => {
     const found = JSON.parse(r.stdout) as Record<string, boolean>;
     expect(Object.entries(found).filter(([, v]) => !v)).toEqual([]);
     expect(Object.keys(found).length).toBe(13);
+    for (const plugin of ['terraform-provider-sched', 'terraform-provider-reg']) {
+      // Started by hand, without Terraform's handshake, the plugin says what it is and exits 1.
+      const p = await sh(project.bin(plugin), [], { cwd: project.dir, env: env() });
+      expect({ plugin, code: p.code, stderr: p.stderr }).toMatchObject({
+        plugin,
+        code: 1,
+        stderr: expect.stringContaining('This binary is a Terraform provider plugin'),
+      });
+    }
   });
 
   it(
