@@ -220,6 +220,21 @@ describe('sched_job lifecycle against the dev agent', () => {
     });
   });
 
+  it('takes over at apply a stopped job its plan could not see (the namespace did not exist yet)', async () => {
+    const config = jobConfig(mockJob('later', { count: 1, namespace: 'later-ns' }));
+    const change = await h.job.plan({ prior: null, config });
+    expect(change.action).toBe('create');
+    expect(change.diagnostics[0]).toMatchObject({ summary: 'Namespace "later-ns" does not exist yet' });
+    // What a destroyed stack leaves when its deploy runs again: the namespace comes back, and in it
+    // the job the destroy stopped.
+    await h.f.sched.namespaces.upsert({ Name: 'later-ns' });
+    await h.f.sched.jobs.register(mockJob('later', { count: 1, namespace: 'later-ns' }));
+    await h.f.sched.jobs.deregister('later', { namespace: 'later-ns' });
+    const state = await h.job.apply(change, {});
+    expect(state).toMatchObject({ id: 'later', namespace: 'later-ns' });
+    expect((await h.f.sched.jobs.read('later', { namespace: 'later-ns' })).value.Stop).toBe(false);
+  });
+
   it('detach returns right after registration, without waiting for the deployment', async () => {
     const { state: s, events } = await converge(
       h.job,
