@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { regProvider } from '../src/provider/reg/provider';
 import { schedProvider } from '../src/provider/sched/provider';
+import { PROVIDER_VERSION } from '../src/plugin/mirror';
 import {
   PROVIDER_ADDRESSES,
   providersSchemaJson,
@@ -20,13 +21,24 @@ import {
 } from '../src/provider/terraform-schema';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
-export const GENERATED_DIR = path.join(REPO_ROOT, 'constructs', 'generated');
 export const SCHEMA_FILE = 'providers-schema.json';
 
-const README = `# Generated provider bindings
+/**
+ * The CDK libraries the bindings are generated for: cdktf, and its community fork cdktn, whose App
+ * only resolves classes made by its own generator. Both read the same schema JSON.
+ */
+export type Flavor = 'cdktf' | 'cdktn';
+export const FLAVORS: readonly Flavor[] = ['cdktf', 'cdktn'];
+export const GENERATED_DIRS: Record<Flavor, string> = {
+  cdktf: path.join(REPO_ROOT, 'constructs', 'generated'),
+  cdktn: path.join(REPO_ROOT, 'constructs', 'generated-cdktn'),
+};
+export const GENERATED_DIR = GENERATED_DIRS.cdktf;
+
+const README = (flavor: Flavor): string => `# Generated provider bindings (${flavor})
 
 Do not edit. \`npm run generate\` writes this directory from the providers' zod shapes
-(\`src/provider/terraform-schema.ts\`) with \`@cdktf/provider-generator\`; a unit test fails when it is stale.
+(\`src/provider/terraform-schema.ts\`) with \`@${flavor}/provider-generator\`; a unit test fails when it is stale.
 Use the typed constructs in \`constructs/\` (Job, Namespace, ...), which wrap these classes.
 `;
 
@@ -38,40 +50,78 @@ export function defaultProviders(): ProviderShapes[] {
 /** relative path (posix) -> contents */
 export type FileSet = Map<string, string>;
 
-/** Runs the generator for each provider and returns the files it would write, already post-processed. */
-export async function generateConstructFiles(providers: readonly ProviderShapes[]): Promise<FileSet> {
-  // Loading @cdktf/commons runs `terraform version` (for the CLI's sake) and reports failures to a
+type Commons = typeof import('@cdktf/commons');
+type GeneratorModule = typeof import('@cdktf/provider-generator/lib/get/generator/provider-generator.js');
+type CodeMakerModule = typeof import('codemaker');
+interface Toolchain {
+  commons: Commons;
+  generator: GeneratorModule;
+  codemaker: CodeMakerModule;
+}
+
+/**
+ * The generator of one flavor, with the codemaker it was built with. cdktn's packages mirror cdktf's
+ * (same classes, same paths under build/ instead of lib/), so one set of declarations types both.
+ */
+async function loadToolchain(flavor: Flavor): Promise<Toolchain> {
+  // Loading the commons module runs `terraform version` (for the CLI's sake) and reports failures to a
   // telemetry endpoint unless checkpoints are disabled. Generating code needs neither Terraform nor
   // the network: point the version probe at `true` while the module loads, and disable telemetry.
   process.env.CHECKPOINT_DISABLE = '1';
   const binary = process.env.TERRAFORM_BINARY_NAME;
   process.env.TERRAFORM_BINARY_NAME = 'true';
-  const commons = await import('@cdktf/commons').finally(() => {
+  try {
+    if (flavor === 'cdktf') {
+      return {
+        commons: await import('@cdktf/commons'),
+        generator: await import('@cdktf/provider-generator/lib/get/generator/provider-generator.js'),
+        codemaker: await import('codemaker'),
+      };
+    }
+    const generatorRoot = path.dirname(require.resolve('@cdktn/provider-generator/package.json'));
+    const fromGenerator = (id: string): string => require.resolve(id, { paths: [generatorRoot] });
+    return {
+      commons: (await import(fromGenerator('@cdktn/commons'))) as Commons,
+      generator: (await import(
+        path.join(generatorRoot, 'build/get/generator/provider-generator.js')
+      )) as GeneratorModule,
+      codemaker: (await import(fromGenerator('codemaker'))) as CodeMakerModule,
+    };
+  } finally {
     if (binary === undefined) delete process.env.TERRAFORM_BINARY_NAME;
     else process.env.TERRAFORM_BINARY_NAME = binary;
-  });
-  const { CodeMaker } = await import('codemaker');
-  const { TerraformProviderGenerator } =
-    await import('@cdktf/provider-generator/lib/get/generator/provider-generator.js');
+  }
+}
 
+/** Runs the generator for each provider and returns the files it would write, already post-processed. */
+export async function generateConstructFiles(
+  providers: readonly ProviderShapes[],
+  flavor: Flavor = 'cdktf',
+): Promise<FileSet> {
+  const { commons, generator, codemaker } = await loadToolchain(flavor);
   const schema = providersSchemaJson(providers);
   const files: FileSet = new Map();
   files.set(SCHEMA_FILE, `${JSON.stringify(schema, null, 2)}\n`);
-  files.set('README.md', README);
+  files.set('README.md', README(flavor));
+  // The version each provider's required_providers entry carries: the real cdktf CLI refuses an
+  // entry without one, and it is the version the Terraform mirror serves.
+  const provider_versions = Object.fromEntries(
+    providers.map((p) => [PROVIDER_ADDRESSES[p.name], PROVIDER_VERSION]),
+  );
 
   const work = await mkdtemp(path.join(tmpdir(), 'cdktf-sched-gen-'));
   try {
     for (const p of providers) {
       // One generator per provider, as `cdktf get` does: its resource parser keeps per-provider state.
-      const code = new CodeMaker();
+      const code = new codemaker.CodeMaker();
       // The schema format differs from the generator's declared one only in format_version.
-      const generator = new TerraformProviderGenerator(
-        code,
-        schema as unknown as import('@cdktf/commons').ProviderSchema,
-      );
+      const gen = new generator.TerraformProviderGenerator(code, {
+        ...schema,
+        provider_versions,
+      } as unknown as import('@cdktf/commons').ProviderSchema);
       const source = PROVIDER_ADDRESSES[p.name].split('/').slice(1).join('/');
       const constraint = new commons.TerraformProviderConstraint(source);
-      generator.generate(new commons.ConstructsMakerProviderTarget(constraint, commons.LANGUAGES[0]!));
+      gen.generate(new commons.ConstructsMakerProviderTarget(constraint, commons.LANGUAGES[0]!));
       await code.save(work);
     }
     for (const p of providers) {
@@ -85,7 +135,7 @@ export async function generateConstructFiles(providers: readonly ProviderShapes[
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  addOverrideModifiers(files);
+  addOverrideModifiers(files, GENERATED_DIRS[flavor]);
   return files;
 }
 
@@ -130,9 +180,13 @@ const libraryFiles = new Map<string, ts.SourceFile>();
  * Type-checks the generated files in memory (as if they sat in constructs/generated, so `cdktf`
  * and `constructs` resolve from our node_modules) and inserts `override` where the compiler asks.
  */
-function addOverrideModifiers(files: FileSet): void {
+function addOverrideModifiers(files: FileSet, generatedDir: string): void {
   const virtual = new Map<string, string>();
-  for (const [rel, text] of files) if (rel.endsWith('.ts')) virtual.set(path.join(GENERATED_DIR, rel), text);
+  for (const [rel, text] of files) if (rel.endsWith('.ts')) virtual.set(path.join(generatedDir, rel), text);
+  const isUnderGenerated = (name: string): boolean => {
+    const abs = path.resolve(name);
+    return abs === generatedDir || abs.startsWith(generatedDir + path.sep);
+  };
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.Node16,
@@ -182,7 +236,7 @@ function addOverrideModifiers(files: FileSet): void {
     inserts.set(key, forFile);
   }
   for (const [rel, text] of files) {
-    const forFile = inserts.get(path.join(GENERATED_DIR, rel));
+    const forFile = inserts.get(path.join(generatedDir, rel));
     if (!forFile) continue;
     let out = text;
     // From the end, so earlier positions stay valid.
@@ -190,11 +244,6 @@ function addOverrideModifiers(files: FileSet): void {
       out = out.slice(0, at) + insert + out.slice(at);
     files.set(rel, out);
   }
-}
-
-function isUnderGenerated(name: string): boolean {
-  const abs = path.resolve(name);
-  return abs === GENERATED_DIR || abs.startsWith(GENERATED_DIR + path.sep);
 }
 
 /** `override` goes after the accessibility modifier (`protected override x`), else before the member. */
@@ -222,9 +271,12 @@ function findNode(node: ts.Node, pos: number): ts.Node | undefined {
 }
 
 async function main(): Promise<void> {
-  const files = await generateConstructFiles(defaultProviders());
-  await writeFileSet(GENERATED_DIR, files);
-  console.log(`wrote ${files.size} files to ${path.relative(process.cwd(), GENERATED_DIR) || '.'}`);
+  for (const flavor of FLAVORS) {
+    const files = await generateConstructFiles(defaultProviders(), flavor);
+    const dir = GENERATED_DIRS[flavor];
+    await writeFileSet(dir, files);
+    console.log(`wrote ${files.size} files to ${path.relative(process.cwd(), dir) || '.'}`);
+  }
 }
 
 if (require.main === module) {

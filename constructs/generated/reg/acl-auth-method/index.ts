@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,55 +10,55 @@ export interface AclAuthMethodConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name of the auth method.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#name AclAuthMethod#name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#name AclAuthMethod#name}
   */
   readonly name: string;
   /**
   * Type of the auth method (kubernetes, jwt, oidc, ...).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#type AclAuthMethod#type}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#type AclAuthMethod#type}
   */
   readonly type: string;
   /**
   * Name shown instead of the name.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#display_name AclAuthMethod#display_name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#display_name AclAuthMethod#display_name}
   */
   readonly displayName?: string;
   /**
   * Free-form description.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#description AclAuthMethod#description}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#description AclAuthMethod#description}
   */
   readonly description?: string;
   /**
   * Longest life of tokens created by this method: 1m to 24h; required for oidc.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#max_token_ttl AclAuthMethod#max_token_ttl}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#max_token_ttl AclAuthMethod#max_token_ttl}
   */
   readonly maxTokenTtl?: string;
   /**
   * Whether tokens are local to the datacenter or global.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#token_locality AclAuthMethod#token_locality}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#token_locality AclAuthMethod#token_locality}
   */
   readonly tokenLocality?: string;
   /**
   * Type-specific configuration, as a JSON object.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#config AclAuthMethod#config}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#config AclAuthMethod#config}
   */
   readonly config: string;
   /**
   * Namespace that holds the auth method.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#namespace AclAuthMethod#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#namespace AclAuthMethod#namespace}
   */
   readonly namespace?: string;
   /**
   * namespace_rule block
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#namespace_rule AclAuthMethod#namespace_rule}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#namespace_rule AclAuthMethod#namespace_rule}
   */
   readonly namespaceRule?: AclAuthMethodNamespaceRule[] | cdktf.IResolvable;
 }
@@ -66,13 +66,13 @@ export interface AclAuthMethodNamespaceRule {
   /**
   * Expression matched against the identity; empty matches all.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#selector AclAuthMethod#selector}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#selector AclAuthMethod#selector}
   */
   readonly selector?: string;
   /**
   * Namespace the token is created in when the selector matches (may be templated).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#bind_namespace AclAuthMethod#bind_namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#bind_namespace AclAuthMethod#bind_namespace}
   */
   readonly bindNamespace: string;
 }
@@ -214,7 +214,7 @@ export class AclAuthMethodNamespaceRuleList extends cdktf.ComplexList {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method reg_acl_auth_method}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method reg_acl_auth_method}
 */
 export class AclAuthMethod extends cdktf.TerraformResource {
 
@@ -230,7 +230,7 @@ export class AclAuthMethod extends cdktf.TerraformResource {
   * Generates CDKTF code for importing a AclAuthMethod resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the AclAuthMethod to import
-  * @param importFromId The id of the existing AclAuthMethod that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing AclAuthMethod that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the AclAuthMethod to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -242,7 +242,7 @@ export class AclAuthMethod extends cdktf.TerraformResource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/acl_auth_method reg_acl_auth_method} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/acl_auth_method reg_acl_auth_method} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -252,7 +252,8 @@ export class AclAuthMethod extends cdktf.TerraformResource {
     super(scope, id, {
       terraformResourceType: 'reg_acl_auth_method',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

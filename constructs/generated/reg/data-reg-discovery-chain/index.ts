@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,37 +10,37 @@ export interface DataRegDiscoveryChainConfig extends cdktf.TerraformMetaArgument
   /**
   * Service to compile.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#service DataRegDiscoveryChain#service}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#service DataRegDiscoveryChain#service}
   */
   readonly service: string;
   /**
   * Source namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#namespace DataRegDiscoveryChain#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#namespace DataRegDiscoveryChain#namespace}
   */
   readonly namespace?: string;
   /**
   * Datacenter the chain is compiled for (compile-dc); the provider's by default.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#datacenter DataRegDiscoveryChain#datacenter}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#datacenter DataRegDiscoveryChain#datacenter}
   */
   readonly datacenter?: string;
   /**
   * Overrides the final connect timeout of every resolved service.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#override_connect_timeout DataRegDiscoveryChain#override_connect_timeout}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#override_connect_timeout DataRegDiscoveryChain#override_connect_timeout}
   */
   readonly overrideConnectTimeout?: string;
   /**
   * Overrides the final protocol: tcp drops routers and splitters.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#override_protocol DataRegDiscoveryChain#override_protocol}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#override_protocol DataRegDiscoveryChain#override_protocol}
   */
   readonly overrideProtocol?: string;
   /**
   * override_mesh_gateway block
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#override_mesh_gateway DataRegDiscoveryChain#override_mesh_gateway}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#override_mesh_gateway DataRegDiscoveryChain#override_mesh_gateway}
   */
   readonly overrideMeshGateway: DataRegDiscoveryChainOverrideMeshGateway;
 }
@@ -48,7 +48,7 @@ export interface DataRegDiscoveryChainOverrideMeshGateway {
   /**
   * Mesh gateway mode: none, local or remote.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#mode DataRegDiscoveryChain#mode}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#mode DataRegDiscoveryChain#mode}
   */
   readonly mode: string;
 }
@@ -139,7 +139,7 @@ export class DataRegDiscoveryChainOverrideMeshGatewayOutputReference extends cdk
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain reg_discovery_chain}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain reg_discovery_chain}
 */
 export class DataRegDiscoveryChain extends cdktf.TerraformDataSource {
 
@@ -155,7 +155,7 @@ export class DataRegDiscoveryChain extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataRegDiscoveryChain resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataRegDiscoveryChain to import
-  * @param importFromId The id of the existing DataRegDiscoveryChain that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataRegDiscoveryChain that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataRegDiscoveryChain to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -167,7 +167,7 @@ export class DataRegDiscoveryChain extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/discovery_chain reg_discovery_chain} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/discovery_chain reg_discovery_chain} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -177,7 +177,8 @@ export class DataRegDiscoveryChain extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'reg_discovery_chain',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

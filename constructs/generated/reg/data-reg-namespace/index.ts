@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/namespace
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/namespace
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,13 +10,13 @@ export interface DataRegNamespaceConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name of the namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/namespace#name DataRegNamespace#name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/namespace#name DataRegNamespace#name}
   */
   readonly name: string;
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/namespace reg_namespace}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/namespace reg_namespace}
 */
 export class DataRegNamespace extends cdktf.TerraformDataSource {
 
@@ -32,7 +32,7 @@ export class DataRegNamespace extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataRegNamespace resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataRegNamespace to import
-  * @param importFromId The id of the existing DataRegNamespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/namespace#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataRegNamespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/namespace#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataRegNamespace to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -44,7 +44,7 @@ export class DataRegNamespace extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/namespace reg_namespace} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/namespace reg_namespace} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -54,7 +54,8 @@ export class DataRegNamespace extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'reg_namespace',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,19 +10,19 @@ export interface DataRegPeeringConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name of the peer.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering#peer_name DataRegPeering#peer_name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering#peer_name DataRegPeering#peer_name}
   */
   readonly peerName: string;
   /**
   * Partition of the peering.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering#partition DataRegPeering#partition}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering#partition DataRegPeering#partition}
   */
   readonly partition?: string;
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering reg_peering}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering reg_peering}
 */
 export class DataRegPeering extends cdktf.TerraformDataSource {
 
@@ -38,7 +38,7 @@ export class DataRegPeering extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataRegPeering resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataRegPeering to import
-  * @param importFromId The id of the existing DataRegPeering that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataRegPeering that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataRegPeering to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -50,7 +50,7 @@ export class DataRegPeering extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/data-sources/peering reg_peering} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/data-sources/peering reg_peering} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -60,7 +60,8 @@ export class DataRegPeering extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'reg_peering',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,37 +10,37 @@ export interface NamespaceConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name of the namespace (a DNS label).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#name Namespace#name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#name Namespace#name}
   */
   readonly name: string;
   /**
   * Free-form description.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#description Namespace#description}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#description Namespace#description}
   */
   readonly description?: string;
   /**
   * Arbitrary metadata.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#meta Namespace#meta}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#meta Namespace#meta}
   */
   readonly meta?: { [key: string]: string };
   /**
   * Names or IDs of ACL policies applied to every token created in the namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#policy_defaults Namespace#policy_defaults}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#policy_defaults Namespace#policy_defaults}
   */
   readonly policyDefaults?: string[];
   /**
   * Names or IDs of ACL roles applied to every token created in the namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#role_defaults Namespace#role_defaults}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#role_defaults Namespace#role_defaults}
   */
   readonly roleDefaults?: string[];
   /**
   * timeouts block
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#timeouts Namespace#timeouts}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#timeouts Namespace#timeouts}
   */
   readonly timeouts?: NamespaceTimeouts;
 }
@@ -48,13 +48,13 @@ export interface NamespaceTimeouts {
   /**
   * How long create may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#create Namespace#create}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#create Namespace#create}
   */
   readonly create?: string;
   /**
   * How long delete may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#delete Namespace#delete}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#delete Namespace#delete}
   */
   readonly delete?: string;
 }
@@ -177,7 +177,7 @@ export class NamespaceTimeoutsOutputReference extends cdktf.ComplexObject {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace reg_namespace}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace reg_namespace}
 */
 export class Namespace extends cdktf.TerraformResource {
 
@@ -193,7 +193,7 @@ export class Namespace extends cdktf.TerraformResource {
   * Generates CDKTF code for importing a Namespace resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the Namespace to import
-  * @param importFromId The id of the existing Namespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing Namespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the Namespace to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -205,7 +205,7 @@ export class Namespace extends cdktf.TerraformResource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/namespace reg_namespace} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/namespace reg_namespace} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -215,7 +215,8 @@ export class Namespace extends cdktf.TerraformResource {
     super(scope, id, {
       terraformResourceType: 'reg_namespace',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,31 +10,31 @@ export interface PeeringTokenConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name this registry gives the peer (a DNS label).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#peer_name PeeringToken#peer_name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#peer_name PeeringToken#peer_name}
   */
   readonly peerName: string;
   /**
   * Partition of the peering.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#partition PeeringToken#partition}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#partition PeeringToken#partition}
   */
   readonly partition?: string;
   /**
   * Datacenter generating the token; the provider datacenter, else the agent one.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#datacenter PeeringToken#datacenter}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#datacenter PeeringToken#datacenter}
   */
   readonly datacenter?: string;
   /**
   * Metadata of the peering.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#meta PeeringToken#meta}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#meta PeeringToken#meta}
   */
   readonly meta?: { [key: string]: string };
   /**
   * timeouts block
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#timeouts PeeringToken#timeouts}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#timeouts PeeringToken#timeouts}
   */
   readonly timeouts?: PeeringTokenTimeouts;
 }
@@ -42,7 +42,7 @@ export interface PeeringTokenTimeouts {
   /**
   * How long create may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#create PeeringToken#create}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#create PeeringToken#create}
   */
   readonly create?: string;
 }
@@ -136,7 +136,7 @@ export class PeeringTokenTimeoutsOutputReference extends cdktf.ComplexObject {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token reg_peering_token}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token reg_peering_token}
 */
 export class PeeringToken extends cdktf.TerraformResource {
 
@@ -152,7 +152,7 @@ export class PeeringToken extends cdktf.TerraformResource {
   * Generates CDKTF code for importing a PeeringToken resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the PeeringToken to import
-  * @param importFromId The id of the existing PeeringToken that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing PeeringToken that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the PeeringToken to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -164,7 +164,7 @@ export class PeeringToken extends cdktf.TerraformResource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs/resources/peering_token reg_peering_token} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs/resources/peering_token reg_peering_token} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -174,7 +174,8 @@ export class PeeringToken extends cdktf.TerraformResource {
     super(scope, id, {
       terraformResourceType: 'reg_peering_token',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

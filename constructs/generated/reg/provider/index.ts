@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs
+// https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,103 +10,103 @@ export interface RegProviderConfig {
   /**
   * URL of the registry API (default from REG_HTTP_ADDR, then http://127.0.0.1:8500).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#address RegProvider#address}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#address RegProvider#address}
   */
   readonly address?: string;
   /**
   * ACL token (default from REG_HTTP_TOKEN).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#token RegProvider#token}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#token RegProvider#token}
   */
   readonly token?: string;
   /**
   * Namespace used when a resource does not name one.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#namespace RegProvider#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#namespace RegProvider#namespace}
   */
   readonly namespace?: string;
   /**
   * "sched" (default, or from REG_FLAVOR) or "consul": the header, field and environment names of a real Consul cluster.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#flavor RegProvider#flavor}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#flavor RegProvider#flavor}
   */
   readonly flavor?: string;
   /**
   * Extra HTTP headers sent with every request.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#headers RegProvider#headers}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#headers RegProvider#headers}
   */
   readonly headers?: { [key: string]: string };
   /**
   * Path to a PEM CA bundle.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#ca_file RegProvider#ca_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#ca_file RegProvider#ca_file}
   */
   readonly caFile?: string;
   /**
   * Path to a PEM client certificate.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#cert_file RegProvider#cert_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#cert_file RegProvider#cert_file}
   */
   readonly certFile?: string;
   /**
   * Path to a PEM client key.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#key_file RegProvider#key_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#key_file RegProvider#key_file}
   */
   readonly keyFile?: string;
   /**
   * PEM CA bundle text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#ca_pem RegProvider#ca_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#ca_pem RegProvider#ca_pem}
   */
   readonly caPem?: string;
   /**
   * PEM client certificate text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#cert_pem RegProvider#cert_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#cert_pem RegProvider#cert_pem}
   */
   readonly certPem?: string;
   /**
   * PEM client key text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#key_pem RegProvider#key_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#key_pem RegProvider#key_pem}
   */
   readonly keyPem?: string;
   /**
   * Do not verify the server certificate (testing only).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#skip_verify RegProvider#skip_verify}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#skip_verify RegProvider#skip_verify}
   */
   readonly skipVerify?: boolean | cdktf.IResolvable;
   /**
   * Retries of a failed idempotent request (default 3).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#retries RegProvider#retries}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#retries RegProvider#retries}
   */
   readonly retries?: number;
   /**
   * Time limit of one non-blocking request (default "60s").
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#request_timeout RegProvider#request_timeout}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#request_timeout RegProvider#request_timeout}
   */
   readonly requestTimeout?: string;
   /**
   * Datacenter of the registry: default of peering requests and of a discovery chain's compile datacenter.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#datacenter RegProvider#datacenter}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#datacenter RegProvider#datacenter}
   */
   readonly datacenter?: string;
   /**
   * Alias name
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#alias RegProvider#alias}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#alias RegProvider#alias}
   */
   readonly alias?: string;
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs reg}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs reg}
 */
 export class RegProvider extends cdktf.TerraformProvider {
 
@@ -122,7 +122,7 @@ export class RegProvider extends cdktf.TerraformProvider {
   * Generates CDKTF code for importing a RegProvider resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the RegProvider to import
-  * @param importFromId The id of the existing RegProvider that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing RegProvider that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the RegProvider to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -134,7 +134,7 @@ export class RegProvider extends cdktf.TerraformProvider {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/latest/docs reg} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs reg} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -144,7 +144,8 @@ export class RegProvider extends cdktf.TerraformProvider {
     super(scope, id, {
       terraformResourceType: 'reg',
       terraformGeneratorMetadata: {
-        providerName: 'reg'
+        providerName: 'reg',
+        providerVersion: '0.1.0'
       },
       terraformProviderSource: 'cdktf-sched/reg'
     });

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,19 +10,19 @@ export interface DataSchedAllocationsConfig extends cdktf.TerraformMetaArguments
   /**
   * Filter expression over allocation fields, e.g. `JobID == "web" and ClientStatus == "running"`.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations#filter DataSchedAllocations#filter}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations#filter DataSchedAllocations#filter}
   */
   readonly filter?: string;
   /**
   * Only allocations whose ID starts with this.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations#prefix DataSchedAllocations#prefix}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations#prefix DataSchedAllocations#prefix}
   */
   readonly prefix?: string;
   /**
   * Namespace to search ("*" for all; default: the provider namespace, else "default").
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations#namespace DataSchedAllocations#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations#namespace DataSchedAllocations#namespace}
   */
   readonly namespace?: string;
 }
@@ -198,7 +198,7 @@ export class DataSchedAllocationsAllocationsList extends cdktf.ComplexList {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations sched_allocations}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations sched_allocations}
 */
 export class DataSchedAllocations extends cdktf.TerraformDataSource {
 
@@ -214,7 +214,7 @@ export class DataSchedAllocations extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataSchedAllocations resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataSchedAllocations to import
-  * @param importFromId The id of the existing DataSchedAllocations that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataSchedAllocations that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataSchedAllocations to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -226,7 +226,7 @@ export class DataSchedAllocations extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/allocations sched_allocations} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/allocations sched_allocations} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -236,7 +236,8 @@ export class DataSchedAllocations extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'sched_allocations',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,19 +10,19 @@ export interface DataSchedDeploymentConfig extends cdktf.TerraformMetaArguments 
   /**
   * ID of the deployment (or give job_id for its latest).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment#deployment_id DataSchedDeployment#deployment_id}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment#deployment_id DataSchedDeployment#deployment_id}
   */
   readonly deploymentId?: string;
   /**
   * Job whose latest deployment to read, when deployment_id is not given.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment#job_id DataSchedDeployment#job_id}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment#job_id DataSchedDeployment#job_id}
   */
   readonly jobId?: string;
   /**
   * Namespace (default: the provider namespace, else "default").
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment#namespace DataSchedDeployment#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment#namespace DataSchedDeployment#namespace}
   */
   readonly namespace?: string;
 }
@@ -146,7 +146,7 @@ export class DataSchedDeploymentTaskGroupsMap extends cdktf.ComplexMap {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment sched_deployment}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment sched_deployment}
 */
 export class DataSchedDeployment extends cdktf.TerraformDataSource {
 
@@ -162,7 +162,7 @@ export class DataSchedDeployment extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataSchedDeployment resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataSchedDeployment to import
-  * @param importFromId The id of the existing DataSchedDeployment that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataSchedDeployment that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataSchedDeployment to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -174,7 +174,7 @@ export class DataSchedDeployment extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/deployment sched_deployment} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/deployment sched_deployment} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -184,7 +184,8 @@ export class DataSchedDeployment extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'sched_deployment',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

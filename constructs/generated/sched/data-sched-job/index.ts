@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,13 +10,13 @@ export interface DataSchedJobConfig extends cdktf.TerraformMetaArguments {
   /**
   * ID of the job.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job#job_id DataSchedJob#job_id}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job#job_id DataSchedJob#job_id}
   */
   readonly jobId: string;
   /**
   * Namespace of the job (default: the provider namespace, else "default").
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job#namespace DataSchedJob#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job#namespace DataSchedJob#namespace}
   */
   readonly namespace?: string;
 }
@@ -138,7 +138,7 @@ export class DataSchedJobTaskGroupsList extends cdktf.ComplexList {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job sched_job}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job sched_job}
 */
 export class DataSchedJob extends cdktf.TerraformDataSource {
 
@@ -154,7 +154,7 @@ export class DataSchedJob extends cdktf.TerraformDataSource {
   * Generates CDKTF code for importing a DataSchedJob resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the DataSchedJob to import
-  * @param importFromId The id of the existing DataSchedJob that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing DataSchedJob that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the DataSchedJob to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -166,7 +166,7 @@ export class DataSchedJob extends cdktf.TerraformDataSource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/data-sources/job sched_job} Data Source
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/data-sources/job sched_job} Data Source
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -176,7 +176,8 @@ export class DataSchedJob extends cdktf.TerraformDataSource {
     super(scope, id, {
       terraformResourceType: 'sched_job',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,79 +10,79 @@ export interface JobConfig extends cdktf.TerraformMetaArguments {
   /**
   * The job: API JSON (with or without a "Job" wrapper) or an HCL2 jobspec, which the cluster parses.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#jobspec Job#jobspec}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#jobspec Job#jobspec}
   */
   readonly jobspec: string;
   /**
   * Values of the HCL2 jobspec variables.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#hcl2_vars Job#hcl2_vars}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#hcl2_vars Job#hcl2_vars}
   */
   readonly hcl2Vars?: { [key: string]: string };
   /**
   * Do not wait for the deployment (or the allocations) after a change (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#detach Job#detach}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#detach Job#detach}
   */
   readonly detach?: boolean | cdktf.IResolvable;
   /**
   * Purge the job at destroy instead of only stopping it (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#purge_on_destroy Job#purge_on_destroy}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#purge_on_destroy Job#purge_on_destroy}
   */
   readonly purgeOnDestroy?: boolean | cdktf.IResolvable;
   /**
   * Deregister the job at destroy (default true).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#deregister_on_destroy Job#deregister_on_destroy}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#deregister_on_destroy Job#deregister_on_destroy}
   */
   readonly deregisterOnDestroy?: boolean | cdktf.IResolvable;
   /**
   * When the job ID changes, deregister the old job (a replacement); otherwise it is left running (default true).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#deregister_on_id_change Job#deregister_on_id_change}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#deregister_on_id_change Job#deregister_on_id_change}
   */
   readonly deregisterOnIdChange?: boolean | cdktf.IResolvable;
   /**
   * Register the job again when it is dead (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#rerun_if_dead Job#rerun_if_dead}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#rerun_if_dead Job#rerun_if_dead}
   */
   readonly rerunIfDead?: boolean | cdktf.IResolvable;
   /**
   * Override soft-mandatory policies (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#policy_override Job#policy_override}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#policy_override Job#policy_override}
   */
   readonly policyOverride?: boolean | cdktf.IResolvable;
   /**
   * Keep the task group counts running on the cluster (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#preserve_counts Job#preserve_counts}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#preserve_counts Job#preserve_counts}
   */
   readonly preserveCounts?: boolean | cdktf.IResolvable;
   /**
   * Priority of the evaluations the change creates (1-100; default the job priority).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#eval_priority Job#eval_priority}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#eval_priority Job#eval_priority}
   */
   readonly evalPriority?: number;
   /**
   * Placement failures found by the plan are errors; otherwise warnings (default true).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#fail_on_placement_failure Job#fail_on_placement_failure}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#fail_on_placement_failure Job#fail_on_placement_failure}
   */
   readonly failOnPlacementFailure?: boolean | cdktf.IResolvable;
   /**
   * Promote canaries once all of them are healthy (default false).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#auto_promote_canaries Job#auto_promote_canaries}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#auto_promote_canaries Job#auto_promote_canaries}
   */
   readonly autoPromoteCanaries?: boolean | cdktf.IResolvable;
   /**
   * timeouts block
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#timeouts Job#timeouts}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#timeouts Job#timeouts}
   */
   readonly timeouts?: JobTimeouts;
 }
@@ -206,19 +206,19 @@ export interface JobTimeouts {
   /**
   * How long create may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#create Job#create}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#create Job#create}
   */
   readonly create?: string;
   /**
   * How long update may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#update Job#update}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#update Job#update}
   */
   readonly update?: string;
   /**
   * How long delete may take, e.g. "10m".
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#delete Job#delete}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#delete Job#delete}
   */
   readonly delete?: string;
 }
@@ -370,7 +370,7 @@ export class JobTimeoutsOutputReference extends cdktf.ComplexObject {
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job sched_job}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job sched_job}
 */
 export class Job extends cdktf.TerraformResource {
 
@@ -386,7 +386,7 @@ export class Job extends cdktf.TerraformResource {
   * Generates CDKTF code for importing a Job resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the Job to import
-  * @param importFromId The id of the existing Job that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing Job that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the Job to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -398,7 +398,7 @@ export class Job extends cdktf.TerraformResource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/job sched_job} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/job sched_job} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -408,7 +408,8 @@ export class Job extends cdktf.TerraformResource {
     super(scope, id, {
       terraformResourceType: 'sched_job',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

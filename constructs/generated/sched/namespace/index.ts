@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,25 +10,25 @@ export interface NamespaceConfig extends cdktf.TerraformMetaArguments {
   /**
   * Name of the namespace; a change replaces it.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace#name Namespace#name}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace#name Namespace#name}
   */
   readonly name: string;
   /**
   * Description of the namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace#description Namespace#description}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace#description Namespace#description}
   */
   readonly description?: string;
   /**
   * Metadata of the namespace.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace#meta Namespace#meta}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace#meta Namespace#meta}
   */
   readonly meta?: { [key: string]: string };
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace sched_namespace}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace sched_namespace}
 */
 export class Namespace extends cdktf.TerraformResource {
 
@@ -44,7 +44,7 @@ export class Namespace extends cdktf.TerraformResource {
   * Generates CDKTF code for importing a Namespace resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the Namespace to import
-  * @param importFromId The id of the existing Namespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing Namespace that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the Namespace to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -56,7 +56,7 @@ export class Namespace extends cdktf.TerraformResource {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs/resources/namespace sched_namespace} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs/resources/namespace sched_namespace} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -66,7 +66,8 @@ export class Namespace extends cdktf.TerraformResource {
     super(scope, id, {
       terraformResourceType: 'sched_namespace',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       provider: config.provider,
       dependsOn: config.dependsOn,

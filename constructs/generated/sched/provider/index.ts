@@ -1,4 +1,4 @@
-// https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs
+// https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs
 // generated from terraform resource schema
 
 import { Construct } from 'constructs';
@@ -10,103 +10,103 @@ export interface SchedProviderConfig {
   /**
   * URL of the scheduler API (default from SCHED_ADDR, then http://127.0.0.1:4646).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#address SchedProvider#address}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#address SchedProvider#address}
   */
   readonly address?: string;
   /**
   * ACL token (default from SCHED_TOKEN).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#token SchedProvider#token}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#token SchedProvider#token}
   */
   readonly token?: string;
   /**
   * Namespace used when a resource does not name one.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#namespace SchedProvider#namespace}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#namespace SchedProvider#namespace}
   */
   readonly namespace?: string;
   /**
   * "sched" (default, or from SCHED_FLAVOR) or "nomad": the header, field and environment names of a real Nomad cluster.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#flavor SchedProvider#flavor}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#flavor SchedProvider#flavor}
   */
   readonly flavor?: string;
   /**
   * Extra HTTP headers sent with every request.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#headers SchedProvider#headers}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#headers SchedProvider#headers}
   */
   readonly headers?: { [key: string]: string };
   /**
   * Path to a PEM CA bundle.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#ca_file SchedProvider#ca_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#ca_file SchedProvider#ca_file}
   */
   readonly caFile?: string;
   /**
   * Path to a PEM client certificate.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#cert_file SchedProvider#cert_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#cert_file SchedProvider#cert_file}
   */
   readonly certFile?: string;
   /**
   * Path to a PEM client key.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#key_file SchedProvider#key_file}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#key_file SchedProvider#key_file}
   */
   readonly keyFile?: string;
   /**
   * PEM CA bundle text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#ca_pem SchedProvider#ca_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#ca_pem SchedProvider#ca_pem}
   */
   readonly caPem?: string;
   /**
   * PEM client certificate text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#cert_pem SchedProvider#cert_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#cert_pem SchedProvider#cert_pem}
   */
   readonly certPem?: string;
   /**
   * PEM client key text.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#key_pem SchedProvider#key_pem}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#key_pem SchedProvider#key_pem}
   */
   readonly keyPem?: string;
   /**
   * Do not verify the server certificate (testing only).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#skip_verify SchedProvider#skip_verify}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#skip_verify SchedProvider#skip_verify}
   */
   readonly skipVerify?: boolean | cdktf.IResolvable;
   /**
   * Retries of a failed idempotent request (default 3).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#retries SchedProvider#retries}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#retries SchedProvider#retries}
   */
   readonly retries?: number;
   /**
   * Time limit of one non-blocking request (default "60s").
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#request_timeout SchedProvider#request_timeout}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#request_timeout SchedProvider#request_timeout}
   */
   readonly requestTimeout?: string;
   /**
   * Region to send requests to (default from SCHED_REGION).
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#region SchedProvider#region}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#region SchedProvider#region}
   */
   readonly region?: string;
   /**
   * Alias name
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#alias SchedProvider#alias}
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#alias SchedProvider#alias}
   */
   readonly alias?: string;
 }
 
 /**
-* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs sched}
+* Represents a {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs sched}
 */
 export class SchedProvider extends cdktf.TerraformProvider {
 
@@ -122,7 +122,7 @@ export class SchedProvider extends cdktf.TerraformProvider {
   * Generates CDKTF code for importing a SchedProvider resource upon running "cdktf plan <stack-name>"
   * @param scope The scope in which to define this construct
   * @param importToId The construct id used in the generated config for the SchedProvider to import
-  * @param importFromId The id of the existing SchedProvider that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs#import import section} in the documentation of this resource for the id to use
+  * @param importFromId The id of the existing SchedProvider that should be imported. Refer to the {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#import import section} in the documentation of this resource for the id to use
   * @param provider? Optional instance of the provider where the SchedProvider to import is found
   */
   public static generateConfigForImport(scope: Construct, importToId: string, importFromId: string, provider?: cdktf.TerraformProvider) {
@@ -134,7 +134,7 @@ export class SchedProvider extends cdktf.TerraformProvider {
   // ===========
 
   /**
-  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/latest/docs sched} Resource
+  * Create a new {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs sched} Resource
   *
   * @param scope The scope in which to define this construct
   * @param id The scoped construct ID. Must be unique amongst siblings in the same scope
@@ -144,7 +144,8 @@ export class SchedProvider extends cdktf.TerraformProvider {
     super(scope, id, {
       terraformResourceType: 'sched',
       terraformGeneratorMetadata: {
-        providerName: 'sched'
+        providerName: 'sched',
+        providerVersion: '0.1.0'
       },
       terraformProviderSource: 'cdktf-sched/sched'
     });

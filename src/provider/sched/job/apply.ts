@@ -14,7 +14,7 @@ import type { SchedProviderContext } from '../context';
 import { DestroyTimeoutError, destroyJob } from './destroy';
 import { short } from './failure';
 import { detectFormat, hclVariables, loadJobspec, JobspecError, resolveJob } from './jobspec';
-import { JobPrivateSchema, argumentsOf, refOf, type JobPrivate } from './plan';
+import { JobPrivateSchema, argumentsOf, refOf, stoppedJobModifyIndex, type JobPrivate } from './plan';
 import { jobSettings } from './schema';
 import { computedAttributes, fetchRemote, type JobRef } from './state';
 import { JobWaitError, waitForJob } from './wait';
@@ -158,6 +158,10 @@ async function registerAndWait(
     if (priv.afterStop) {
       // The destroy half stopped the job (or purged it): register over the stopped job only.
       enforceIndex = await stoppedJobIndex(ctx, ref, dl.signal, prior);
+    } else if (op === 'create' && enforceIndex === 0) {
+      // The plan saw no job, or could not look (its namespace did not exist yet, and a destroyed
+      // stack's stopped job outlives its namespace): a job stopped by now is taken over as at plan.
+      enforceIndex = (await stoppedJobModifyIndex(ctx, job)) ?? 0;
     }
     if (priv.rerun) {
       const { value: current } = await ctx.client.jobs.read(ref.id, {

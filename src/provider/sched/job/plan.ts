@@ -183,14 +183,25 @@ async function planRegistration(
       ),
     ]);
   }
+  let takeover: number | undefined;
   if (extra.creating && index > 0 && !inPlace) {
-    return failed(input, [
-      errorAt(
-        SPEC_PATH,
-        `Job "${job.ID}" already exists in namespace "${job.Namespace}"`,
-        `import it with the ID "${job.ID}@${job.Namespace}", or give this job another ID`,
-      ),
-    ]);
+    try {
+      takeover = await stoppedJobModifyIndex(ctx, job);
+    } catch (e) {
+      if (isUnreachable(e) || e instanceof ApiError) {
+        return failed(input, [apiDiagnostic(ctx, `Cannot read job "${job.ID}"`, e)]);
+      }
+      throw e;
+    }
+    if (takeover === undefined) {
+      return failed(input, [
+        errorAt(
+          SPEC_PATH,
+          `Job "${job.ID}" already exists in namespace "${job.Namespace}" and is not stopped`,
+          `a create takes over a stopped job only; import it with the ID "${job.ID}@${job.Namespace}", or give this job another ID`,
+        ),
+      ]);
+    }
   }
   const placement = describePlacementFailures(resp.FailedTGAllocs);
   if (placement) {
@@ -214,13 +225,32 @@ async function planRegistration(
     private: {
       register: true,
       job,
-      jobModifyIndex: extra.creating ? 0 : index,
+      jobModifyIndex: takeover ?? (extra.creating ? 0 : index),
       ...(extra.rerun ? { rerun: true } : {}),
       ...(inPlace ? { afterStop: true } : {}),
     } satisfies JobPrivate,
     annotations: { scheduler: annotations(resp) },
     diagnostics,
   };
+}
+
+/**
+ * The JobModifyIndex of a stopped job with this ID (0: there is none any more), or undefined while it
+ * runs. A destroy stops a job without purging it, as Nomad's provider does by default, so the stack
+ * that destroyed it can create it again: the registration checks-and-sets on this index, so a job
+ * that someone starts in between is never adopted.
+ */
+export async function stoppedJobModifyIndex(
+  ctx: SchedProviderContext,
+  job: Job,
+): Promise<number | undefined> {
+  try {
+    const { value } = await ctx.client.jobs.read(job.ID!, { namespace: job.Namespace ?? 'default' });
+    return value.Stop === true ? (value.JobModifyIndex ?? 0) : undefined;
+  } catch (e) {
+    if (e instanceof NotFoundError) return 0;
+    throw e;
+  }
 }
 
 function withCountsOf(job: Job, remote: Job): Job {

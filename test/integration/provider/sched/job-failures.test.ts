@@ -105,7 +105,7 @@ describe('sched_job failures against the dev agent', () => {
     expect(replan.action).toBe('noop');
     expect(replan.diagnostics[0]).toMatchObject({
       severity: 'error',
-      summary: 'Job "taken" already exists in namespace "default"',
+      summary: 'Job "taken" already exists in namespace "default" and is not stopped',
     });
   });
 

@@ -191,6 +191,50 @@ describe('sched_job lifecycle against the dev agent', () => {
     expect((await h.f.sched.jobs.read('kept')).value.Stop).toBe(false);
   });
 
+  it('creates a job again after destroying it: takes over the stopped job with check-and-set', async () => {
+    const config = jobConfig(mockJob('again', { count: 1 }));
+    const first = await converge(h.job, null, config);
+    await converge(h.job, first.state, null);
+    const { value: stopped } = await h.f.sched.jobs.read('again');
+    expect(stopped.Stop).toBe(true);
+
+    const change = await h.job.plan({ prior: null, config });
+    expect(change.action).toBe('create');
+    expect(change.diagnostics).toEqual([]);
+    expect(change.private).toMatchObject({ jobModifyIndex: stopped.JobModifyIndex });
+    const state = await h.job.apply(change, {});
+    expect(state).toMatchObject({ id: 'again', status: 'running' });
+    expect((await h.f.sched.jobs.read('again')).value.Stop).toBe(false);
+
+    // Stopped again, and started by someone else between plan and apply: the index moved, so the
+    // create fails instead of adopting a job the state does not own.
+    await converge(h.job, state, null);
+    const racing = await h.job.plan({ prior: null, config });
+    await h.f.sched.jobs.register({ ...mockJob('again', { count: 1 }), Meta: { by: 'someone else' } });
+    const err = await applyFailure(h.job, racing);
+    expect(err.message).toBe('job again changed since plan; plan again');
+    const refused = await h.job.plan({ prior: null, config });
+    expect(refused.diagnostics[0]).toMatchObject({
+      severity: 'error',
+      summary: 'Job "again" already exists in namespace "default" and is not stopped',
+    });
+  });
+
+  it('takes over at apply a stopped job its plan could not see (the namespace did not exist yet)', async () => {
+    const config = jobConfig(mockJob('later', { count: 1, namespace: 'later-ns' }));
+    const change = await h.job.plan({ prior: null, config });
+    expect(change.action).toBe('create');
+    expect(change.diagnostics[0]).toMatchObject({ summary: 'Namespace "later-ns" does not exist yet' });
+    // What a destroyed stack leaves when its deploy runs again: the namespace comes back, and in it
+    // the job the destroy stopped.
+    await h.f.sched.namespaces.upsert({ Name: 'later-ns' });
+    await h.f.sched.jobs.register(mockJob('later', { count: 1, namespace: 'later-ns' }));
+    await h.f.sched.jobs.deregister('later', { namespace: 'later-ns' });
+    const state = await h.job.apply(change, {});
+    expect(state).toMatchObject({ id: 'later', namespace: 'later-ns' });
+    expect((await h.f.sched.jobs.read('later', { namespace: 'later-ns' })).value.Stop).toBe(false);
+  });
+
   it('detach returns right after registration, without waiting for the deployment', async () => {
     const { state: s, events } = await converge(
       h.job,
