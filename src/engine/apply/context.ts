@@ -15,6 +15,7 @@ import { UNKNOWN } from '../../provider/values';
 import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
 import type { InstancePlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
+import { SignalFanout } from '../../common/signal-fanout';
 import type { ApplyOptions, ApplyResult } from './apply';
 
 export interface ApplyContext {
@@ -25,6 +26,8 @@ export interface ApplyContext {
   readonly book: ValueBook;
   /** Replaces whose destroy half is done and whose create half is not (yet). */
   readonly halfReplaced: Set<string>;
+  /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
+  readonly hardSignals: SignalFanout;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -53,7 +56,15 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
       variables: plan.variables,
       resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
     });
-  const ctx: ApplyContext = { opts, config, result: emptyResult(), book, halfReplaced: new Set(), scope };
+  const ctx: ApplyContext = {
+    opts,
+    config,
+    result: emptyResult(),
+    book,
+    halfReplaced: new Set(),
+    hardSignals: new SignalFanout(opts.hardSignal),
+    scope,
+  };
   seedValues(ctx);
   return ctx;
 }
