@@ -9,6 +9,7 @@ import { devCommand } from './dev';
 import { importCommand, refreshCommand } from './import';
 import { ExitCode, type CliIO } from './io';
 import { planCommand } from './plan';
+import { showCommand } from './show';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
 import { terraformMirrorCommand } from './terraform-mirror';
@@ -30,6 +31,7 @@ export function buildProgram(io: CliIO): Command {
     refreshCommand(io),
     stateCommand(io),
     outputCommand(io),
+    showCommand(io),
     forceUnlockCommand(io),
     terraformMirrorCommand(io),
   ]) {
