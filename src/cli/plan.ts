@@ -64,21 +64,26 @@ export function planCommand(io: CliIO): Command {
       let errored = false;
       try {
         for (const stack of run.stacks) {
-          const plan = await withStack(
+          const { plan, priorState } = await withStack(
             run,
             stack,
             'OperationTypePlan',
-            (s) =>
-              planStack({
+            async (s) => ({
+              plan: await planStack({
                 ...stackPlanInput(run, stack, s, o),
                 mode: o.destroy ? 'destroy' : 'normal',
                 refresh: o.refresh,
                 ...planLimits(o, io),
               }),
+              priorState: s.state,
+            }),
             io,
           );
           printDiagnostics(io, plan, o.format);
-          printPlan(io, plan, o.format, run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
+          printPlan(io, plan, o.format, {
+            ...(run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {}),
+            priorState,
+          });
           errored ||= plan.errored;
           changes ||= planHasChanges(plan);
           if (o.out && !plan.errored) {

@@ -2,6 +2,7 @@
 import { formatConfigDiagnostic } from '../engine/config';
 import { planModel } from '../engine/plan/model';
 import type { StackPlan } from '../engine/plan/types';
+import type { StateFile } from '../engine/state';
 import { hasChanges, renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
 import type { CliIO } from './io';
 import { collectSecretsOfPlan, noteSecrets } from './secrets';
@@ -28,10 +29,14 @@ export function printPlan(
   io: CliIO,
   plan: StackPlan,
   format: PlanFormat,
-  opts: { title?: string } = {},
+  opts: { title?: string; priorState?: StateFile } = {},
 ): void {
-  const model = planModel(plan);
-  if (format === 'json') io.stdout.write(`${renderJson(model)}\n`);
+  const model = { ...planModel(plan), timestamp: plan.createdAt };
+  // One document per line, each naming its stack (cdktf_sched.stack), so several stacks stay apart.
+  if (format === 'json')
+    io.stdout.write(
+      `${renderJson(model, { stack: plan.stack, ...(opts.priorState ? { priorState: opts.priorState } : {}) })}\n`,
+    );
   else if (format === 'markdown') {
     io.stdout.write(
       renderMarkdown(model, {

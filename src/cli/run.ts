@@ -10,6 +10,7 @@ import { importCommand, refreshCommand } from './import';
 import { ExitCode, type CliIO } from './io';
 import { guardIO } from './redact-io';
 import { planCommand } from './plan';
+import { showCommand } from './show';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
 import { terraformMirrorCommand } from './terraform-mirror';
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIO): Command {
     refreshCommand(io),
     stateCommand(io),
     outputCommand(io),
+    showCommand(io),
     forceUnlockCommand(io),
     terraformMirrorCommand(io),
   ]) {

@@ -59,7 +59,12 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   await applyMoves(opts);
   const ctx = createApplyContext(opts);
   configureProviders(ctx);
-  const walked = await walkChanges(ctx);
+  let walked: WalkResult;
+  try {
+    walked = await walkChanges(ctx);
+  } finally {
+    ctx.hardSignals.close();
+  }
   ctx.result.interrupted = walked.skipped.some((s) => s.reason === 'aborted');
   // The old object of a replace that did not finish is gone all the same.
   ctx.result.destroyed.push(...ctx.halfReplaced);

@@ -16,6 +16,7 @@ import { providerConfigAddress, type InstanceObject, type StateFile } from '../s
 import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
 import type { InstancePlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
+import { SignalFanout } from '../../common/signal-fanout';
 import type { ApplyOptions, ApplyResult } from './apply';
 
 export interface ApplyContext {
@@ -28,6 +29,8 @@ export interface ApplyContext {
   readonly halfReplaced: Set<string>;
   /** The sensitive variables' values: an applied value that holds one is marked where it holds it. */
   readonly secrets: string[];
+  /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
+  readonly hardSignals: SignalFanout;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -63,6 +66,7 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
     book,
     halfReplaced: new Set(),
     secrets: sensitiveVariableTexts(config, plan.variables),
+    hardSignals: new SignalFanout(opts.hardSignal),
     scope,
   };
   seedValues(ctx);

@@ -10,11 +10,21 @@ import { writeFileAtomic } from '../state';
 import type { StackPlan } from './types';
 
 const SAVED_PLAN_FORMAT = 'cdktf-sched-plan';
-const SAVED_PLAN_VERSION = 1;
+/**
+ * Written as `plan_format_version`, never `version`: terraform reads any JSON file with a top-level
+ * `version` as a state file, so `terraform show -json` printed an empty state and exited 0 for our
+ * plans. Without it terraform refuses the file ("couldn't load the provided path as either a local
+ * plan file ... or a saved cloud plan") and exits 1. Version 1 plans (with `version`) still load.
+ */
+const SAVED_PLAN_VERSION = 2;
+
+const SavedPlanVersion = z.union([
+  z.object({ plan_format_version: z.literal(SAVED_PLAN_VERSION) }),
+  z.object({ version: z.literal(1) }),
+]);
 
 const SavedPlanSchema = z.looseObject({
   format: z.literal(SAVED_PLAN_FORMAT),
-  version: z.literal(SAVED_PLAN_VERSION),
   plan: z.looseObject({
     stack: z.string(),
     mode: z.enum(['normal', 'destroy', 'refresh-only']),
@@ -40,7 +50,11 @@ export class StalePlanError extends Error {
 }
 
 export async function savePlan(file: string, plan: StackPlan): Promise<void> {
-  const text = JSON.stringify({ format: SAVED_PLAN_FORMAT, version: SAVED_PLAN_VERSION, plan }, null, 1);
+  const text = JSON.stringify(
+    { format: SAVED_PLAN_FORMAT, plan_format_version: SAVED_PLAN_VERSION, plan },
+    null,
+    1,
+  );
   await writeFileAtomic(file, text + '\n', { mode: 0o600 });
 }
 
@@ -52,6 +66,9 @@ export async function loadPlan(file: string): Promise<StackPlan> {
     throw new Error(`cannot read saved plan ${file}: ${(e as Error).message}`);
   }
   const r = SavedPlanSchema.safeParse(raw);
+  const v = SavedPlanVersion.safeParse(raw);
+  if (r.success && !v.success)
+    throw new Error(`${file} is a cdktf-sched saved plan of a version this release does not read`);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     throw new Error(`${file} is not a cdktf-sched saved plan (${issue.path.join('.')}: ${issue.message})`);

@@ -47,6 +47,8 @@ export interface JsonOptions {
   priorState?: StateFile;
   /** Passed through as `configuration` (Terraform's configuration representation), secrets scrubbed. */
   configuration?: unknown;
+  /** The stack the plan is for, named in the extension (`cdktf_sched.stack`): several stacks print one document each. */
+  stack?: string;
   /** Pretty-print with this indent; default compact, like Terraform. */
   indent?: number;
 }
@@ -275,7 +277,10 @@ export function planJson(plan: PlanModel, opts: JsonOptions = {}): Record<string
   doc.applyable = !plan.errored && hasChanges(plan);
   doc.complete = !plan.errored;
   doc.errored = plan.errored === true;
-  doc[EXTENSION_KEY] = extension(plan);
+  doc[EXTENSION_KEY] = {
+    ...(opts.stack ? { stack: opts.stack } : {}),
+    ...(extension(plan) as Record<string, Json>),
+  };
   return doc;
 }
 

@@ -51,8 +51,9 @@ async function runHandler(
   handler: ResourceHandler,
   change: PlannedChange,
 ): Promise<State | null> {
+  const hard = ctx.opts.hardSignal ? ctx.hardSignals.child() : undefined;
   const hctx: HandlerApplyContext = {
-    ...(ctx.opts.hardSignal ? { signal: ctx.opts.hardSignal } : {}),
+    ...(hard ? { signal: hard.signal } : {}),
     onProgress: (e) => ctx.opts.onProgress?.(ip.address, e),
   };
   try {
@@ -66,6 +67,8 @@ async function runHandler(
   } catch (err) {
     if (err instanceof ResourceApplyError) persistSoon(ctx, ip, err.state);
     throw err;
+  } finally {
+    hard?.release();
   }
 }
 
