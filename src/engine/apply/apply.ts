@@ -102,6 +102,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     createStackScope({
       config,
       variables: plan.variables,
+      applying: true,
+      planTimestamp: plan.createdAt,
       resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
     });
   for (const r of config.resources.values()) declare(r, scope());

@@ -5,10 +5,11 @@
  * handler sees exactly which attributes are unknown).
  */
 import { applyNumericOp } from '../../hcl/values';
-import { FunctionError, lookupFunction } from '../functions';
+import { FunctionError, lookupFunction, type FunctionContext } from '../functions';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
-import { referenceOf, type Reference } from './references';
+import { parseTemplate } from './parser';
+import { referenceOf, visitExpr, type Reference } from './references';
 import { setProp } from './types';
 import {
   containsUnknown,
@@ -50,7 +51,14 @@ export interface EvalScope {
   path?: { module: string; root: string; cwd: string };
   /** `terraform.workspace` (default "default"). */
   workspace?: string;
+  /** Set while applying: impure functions (`timestamp`, `uuid`, `bcrypt`) are known only then. */
+  applying?: boolean;
+  /** When the plan was made (RFC 3339 or ISO 8601), for `plantimestamp()`; defaults to now. */
+  planTimestamp?: string;
 }
+
+/** One timestamp per process for plans that do not carry their own, so every call agrees. */
+const PROCESS_START = new Date().toISOString();
 
 /** Evaluates one expression. Throws ExpressionError (with the failing span) on errors. */
 export function evaluate(expr: Expr, scope: EvalScope): unknown {
@@ -90,8 +98,69 @@ function iterate(v: unknown, span: Span, what: string): [string | number, unknow
   );
 }
 
+/** The root name a reference starts with, as written (`var`, `local`, `foo` in `foo.bar`). */
+function rootName(r: Reference): string {
+  if (r.kind === 'resource') return r.mode === 'data' ? 'data' : r.type;
+  return r.kind;
+}
+
+/** `line,column` (1-based) of an offset, as Terraform cites template positions. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length},${(before[before.length - 1] ?? '').length + 1}`;
+}
+
+/**
+ * `templatefile`: the template sees only `vars` (and functions, except templatefile itself), as in
+ * Terraform, which checks this before evaluating anything.
+ */
+function renderTemplateFile(
+  scope: EvalScope,
+  text: string,
+  vars: Readonly<Record<string, unknown>>,
+  file: string,
+): unknown {
+  const expr = parseTemplate(text);
+  const names = new Set(Object.keys(vars));
+  visitExpr(
+    expr,
+    {
+      reference(r) {
+        throw new FunctionError(
+          `vars map does not contain key "${rootName(r)}", referenced at ${file}:${lineColumn(text, r.span.start)}`,
+          1,
+        );
+      },
+      call(name) {
+        if (name === 'templatefile')
+          throw new FunctionError('cannot recursively call templatefile from inside templatefile', 0);
+      },
+    },
+    names,
+  );
+  const inner: EvalScope = {
+    resolveReference: () => undefined,
+    variable: () => undefined,
+    local: () => undefined,
+    ...(scope.path ? { path: scope.path } : {}),
+    ...(scope.applying ? { applying: true } : {}),
+    ...(scope.planTimestamp !== undefined ? { planTimestamp: scope.planTimestamp } : {}),
+  };
+  const frame = bind(undefined, Object.entries(vars));
+  return new Evaluator(inner).eval(expr, frame);
+}
+
 class Evaluator {
   constructor(private readonly scope: EvalScope) {}
+
+  private functionContext(): FunctionContext {
+    const scope = this.scope;
+    return {
+      baseDir: scope.path?.cwd ?? process.cwd(),
+      planTimestamp: scope.planTimestamp ?? PROCESS_START,
+      renderTemplate: (text, vars, file) => renderTemplateFile(scope, text, vars, file),
+    };
+  }
 
   eval(e: Expr, f: Frame | undefined): unknown {
     switch (e.type) {
@@ -495,9 +564,9 @@ class Evaluator {
       );
     }
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
-    if (unknown) return UNKNOWN;
+    if (unknown || (def.impure && !this.scope.applying)) return UNKNOWN;
     try {
-      return def.impl(args);
+      return def.impl(args, this.functionContext());
     } catch (x) {
       if (x instanceof FunctionError) {
         const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;

@@ -99,6 +99,34 @@ function chunklist(list: unknown[], size: number): unknown[][] {
   return out;
 }
 
+/** `matchkeys`: the values whose key at the same index is in the search set. */
+function matchkeys(values: unknown[], keys: unknown[], search: unknown[]): unknown[] {
+  if (values.length !== keys.length) throw new FunctionError('length of keys and values should be equal');
+  return values.filter((_, i) => search.some((x) => sameValue(x, keys[i])));
+}
+
+/** Every combination taking one element from each list, in order (the first list varies slowest). */
+function setproduct(lists: unknown[][]): unknown[][] {
+  if (lists.length < 2) throw new FunctionError('at least two arguments are required');
+  return lists.reduce<unknown[][]>((acc, l) => acc.flatMap((prefix) => l.map((x) => [...prefix, x])), [[]]);
+}
+
+/** `transpose`: a map of lists of strings turned inside out, keys sorted within each list. */
+function transpose(m: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, list] of sortedEntries(m)) {
+    if (!Array.isArray(list)) throw new FunctionError(`input must be a map of lists of strings`, 0);
+    for (const v of list) {
+      if (v === null) throw new FunctionError('input must not contain null list elements', 0);
+      const key = toStr(v);
+      const prev = Object.prototype.hasOwnProperty.call(out, key) ? out[key]! : [];
+      setProp(out, key, [...prev, k]);
+    }
+  }
+  for (const k of Object.keys(out)) out[k]!.sort();
+  return out;
+}
+
 function allSets(args: unknown[]): unknown[][] {
   return args.map((_, i) => argList(args, i));
 }
@@ -200,6 +228,9 @@ export const collectionFunctions: FunctionTable = {
     const [first = [], ...rest] = allSets(a);
     return toSetArray(first.filter((x) => rest.every((s) => s.some((y) => sameValue(x, y)))));
   }),
+  matchkeys: fixed(3, (a) => matchkeys(argList(a, 0), argList(a, 1), argList(a, 2))),
+  setproduct: between(1, Infinity, (a) => setproduct(allSets(a))),
+  transpose: fixed(1, (a) => transpose(argObject(a, 0))),
   setsubtract: fixed(2, (a) => {
     const [x, y] = allSets(a) as [unknown[], unknown[]];
     return toSetArray(x.filter((v) => !y.some((w) => sameValue(v, w))));

@@ -1,12 +1,75 @@
-import { createHash } from 'node:crypto';
-import { hashHex } from '../../hcl/functions';
-import { argStr } from './args';
-import { fixed, type FunctionTable } from './registry';
+import { constants, createHash, privateDecrypt, randomUUID } from 'node:crypto';
+import bcryptjs from 'bcryptjs';
+import { argInt, argStr } from './args';
+import { between, fixed, FunctionError, impure, type FunctionTable } from './registry';
 
-const hex = (alg: string) => fixed(1, (a) => hashHex(alg, argStr(a, 0)));
-const b64 = (alg: string) => fixed(1, (a) => createHash(alg).update(argStr(a, 0), 'utf8').digest('base64'));
+/** A digest of bytes (or a string's UTF-8 bytes) as hex or base64. */
+export function digest(alg: string, data: string | Buffer, enc: 'hex' | 'base64'): string {
+  return createHash(alg).update(data).digest(enc);
+}
 
-/** Hashes of the UTF-8 bytes of a string; impure functions (uuid, timestamp, bcrypt) are deliberately absent. */
+const hex = (alg: string) => fixed(1, (a) => digest(alg, argStr(a, 0), 'hex'));
+const b64 = (alg: string) => fixed(1, (a) => digest(alg, argStr(a, 0), 'base64'));
+
+/** RFC 4122 namespaces uuidv5 accepts by name. */
+const NAMESPACES: Record<string, string> = {
+  dns: '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+  url: '6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+  oid: '6ba7b812-9dad-11d1-80b4-00c04fd430c8',
+  x500: '6ba7b814-9dad-11d1-80b4-00c04fd430c8',
+};
+
+function uuidBytes(text: string): Buffer {
+  const hexText = text.replace(/^urn:uuid:/i, '').replace(/^\{(.*)\}$/, '$1');
+  if (!/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(hexText))
+    throw new FunctionError(
+      `uuidv5() doesn't support namespace ${text} (invalid UUID length: ${text.length})`,
+      0,
+    );
+  return Buffer.from(hexText.replace(/-/g, ''), 'hex');
+}
+
+/** Name-based UUID (SHA-1), RFC 4122 section 4.3. */
+function uuidv5(namespace: string, name: string): string {
+  const ns = uuidBytes(NAMESPACES[namespace] ?? namespace);
+  const h = createHash('sha1').update(ns).update(name, 'utf8').digest().subarray(0, 16);
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** Terraform's bcrypt: default cost 10, `$2a$` hashes, costs 4 to 31. */
+function bcrypt(args: unknown[]): string {
+  const cost = args.length > 1 ? argInt(args, 1) : 10;
+  if (cost < 4 || cost > 31)
+    throw new FunctionError(`crypto/bcrypt: cost ${cost} is outside allowed range (4,31)`, 1);
+  const input = argStr(args, 0);
+  if (Buffer.byteLength(input, 'utf8') > 72)
+    throw new FunctionError('bcrypt: password length exceeds 72 bytes', 0);
+  // Go's x/crypto/bcrypt writes the `$2a$` prefix; the hash is the same as bcryptjs's `$2b$`.
+  return bcryptjs.hashSync(input, bcryptjs.genSaltSync(cost)).replace(/^\$2b\$/, '$2a$');
+}
+
+function rsadecrypt(cipherB64: string, pem: string): string {
+  const data = Buffer.from(cipherB64, 'base64');
+  if (data.length === 0 || data.toString('base64') !== cipherB64.replace(/\s/g, ''))
+    throw new FunctionError('failed to decode input "ciphertext": cipher text must be base64-encoded', 0);
+  let out: Buffer;
+  try {
+    out = privateDecrypt({ key: pem, padding: constants.RSA_PKCS1_PADDING }, data);
+  } catch (e) {
+    const why = (e as Error).message;
+    if (/RSA_PKCS1_PADDING is no longer supported/i.test(why))
+      throw new FunctionError(
+        'rsadecrypt is not supported by this engine: the Node.js runtime refuses RSA PKCS #1 v1.5 decryption',
+      );
+    throw new FunctionError(`failed to decrypt: ${why}`);
+  }
+  return out.toString('utf8');
+}
+
+/** Hashes of the UTF-8 bytes of a string, UUIDs, bcrypt and RSA decryption. */
 export const cryptoFunctions: FunctionTable = {
   md5: hex('md5'),
   sha1: hex('sha1'),
@@ -14,4 +77,8 @@ export const cryptoFunctions: FunctionTable = {
   sha512: hex('sha512'),
   base64sha256: b64('sha256'),
   base64sha512: b64('sha512'),
+  uuid: impure(fixed(0, () => randomUUID())),
+  uuidv5: fixed(2, (a) => uuidv5(argStr(a, 0), argStr(a, 1))),
+  bcrypt: impure(between(1, 2, bcrypt)),
+  rsadecrypt: fixed(2, (a) => rsadecrypt(argStr(a, 0), argStr(a, 1))),
 };

@@ -9,6 +9,7 @@ import {
 } from '../../hcl/functions';
 import { argInt, argList, argStr } from './args';
 import { formatString } from './format';
+import { regex, regexall, replaceRegex } from './regex';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 import { isUnknown, toStr, UNKNOWN } from '../expressions/values';
 
@@ -21,34 +22,12 @@ function substr(s: string, offset: number, length: number): string {
   return cs.slice(start, end).join('');
 }
 
-/** A `/pattern/` substring makes replace() use a regular expression with `$1` / `${1}` references. */
+/** A `/pattern/` substring makes replace() use an RE2 regular expression with `$1` / `${name}` references. */
 function replace(s: string, search: string, repl: string): string {
-  if (search.length >= 2 && search.startsWith('/') && search.endsWith('/')) {
-    let re: RegExp;
-    try {
-      re = new RegExp(translateRegex(search.slice(1, -1)), 'gu');
-    } catch (e) {
-      throw new FunctionError(`invalid regular expression ${search}: ${(e as Error).message}`);
-    }
-    const jsRepl = repl.replace(
-      /\$(?:(\$)|\{(\w+)\}|(\w+))/g,
-      (_, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
-        if (dollar) return '$$';
-        const name = (braced ?? bare)!;
-        return /^\d+$/.test(name) ? `$${name}` : `$<${name}>`;
-      },
-    );
-    return s.replace(re, jsRepl);
-  }
+  if (search.length >= 2 && search.startsWith('/') && search.endsWith('/'))
+    return replaceRegex(s, search.slice(1, -1), repl);
   if (search === '') throw new FunctionError('the substring to replace must not be empty');
   return s.split(search).join(repl);
-}
-
-/** RE2 spells named groups `(?P<name>...)` and inline flags `(?i)`; JS needs `(?<name>...)` and no inline flags. */
-function translateRegex(re: string): string {
-  if (/\(\?[imsU]+\)/.test(re))
-    throw new FunctionError('inline regular expression flags such as (?i) are not supported');
-  return re.replace(/\(\?P</g, '(?<');
 }
 
 function title(s: string): string {
@@ -74,6 +53,8 @@ export const stringFunctions: FunctionTable = {
   strcontains: fixed(2, (a) => argStr(a, 0).includes(argStr(a, 1))),
   substr: fixed(3, (a) => substr(argStr(a, 0), argInt(a, 1), argInt(a, 2))),
   replace: fixed(3, (a) => replace(argStr(a, 0), argStr(a, 1), argStr(a, 2))),
+  regex: fixed(2, (a) => regex(argStr(a, 0), argStr(a, 1))),
+  regexall: fixed(2, (a) => regexall(argStr(a, 0), argStr(a, 1))),
   split: fixed(2, (a) => argStr(a, 1).split(argStr(a, 0))),
   join: between(
     2,

@@ -163,6 +163,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     createStackScope({
       config,
       variables: vars.values,
+      planTimestamp: plan.createdAt,
       resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
     });
 
