@@ -5,7 +5,8 @@
  * handler sees exactly which attributes are unknown).
  */
 import { applyNumericOp } from '../../hcl/values';
-import { FunctionError, lookupFunction, type FunctionContext } from '../functions';
+import { FunctionError, lookupFunction, type FunctionContext, type FunctionDef } from '../functions';
+import { paramName, SIGNATURES } from '../functions/signatures';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
 import { parseTemplate } from './parser';
@@ -150,6 +151,20 @@ function renderTemplateFile(
   return new Evaluator(inner).eval(expr, frame);
 }
 
+/** A function's failure as Terraform reports it: naming the parameter when one argument is to blame. */
+function functionFailure(e: Expr & { type: 'call' }, x: FunctionError): ExpressionError {
+  const param = x.argIndex === undefined ? undefined : paramName(e.name, x.argIndex);
+  const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
+  const message = x.message.endsWith('.') ? x.message : `${x.message}.`;
+  if (param !== undefined)
+    return err(
+      'Invalid function argument',
+      `Invalid value for "${param}" parameter: ${message}`,
+      argSpan ?? e.span,
+    );
+  return err('Error in function call', `Call to function "${e.name}" failed: ${message}`, e.span);
+}
+
 class Evaluator {
   constructor(private readonly scope: EvalScope) {}
 
@@ -203,7 +218,7 @@ class Evaluator {
             );
       }
       case 'binary':
-        return this.binary(e.op, e.left, e.right, e.span, f);
+        return this.binary(e.op, e.left, e.right, f);
       case 'conditional': {
         const c = this.eval(e.cond, f);
         if (isUnknown(c)) return UNKNOWN;
@@ -549,33 +564,13 @@ class Evaluator {
       }
       args = [...args.slice(0, -1), ...last];
     }
-    if (args.length < def.minArgs) {
-      throw err(
-        'Not enough function arguments',
-        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at least '}${def.minArgs} argument(s), got ${args.length}.`,
-        e.span,
-      );
-    }
-    if (args.length > def.maxArgs) {
-      throw err(
-        'Too many function arguments',
-        `Function "${e.name}" expects ${def.maxArgs === def.minArgs ? '' : 'at most '}${def.maxArgs} argument(s), got ${args.length}.`,
-        e.span,
-      );
-    }
+    this.checkArity(e, def, args.length);
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
     if (unknown || (def.impure && !this.scope.applying)) return UNKNOWN;
     try {
       return def.impl(args, this.functionContext());
     } catch (x) {
-      if (x instanceof FunctionError) {
-        const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
-        throw err(
-          'Error in function call',
-          `Call to function "${e.name}" failed: ${x.message}.`,
-          argSpan ?? e.span,
-        );
-      }
+      if (x instanceof FunctionError) throw functionFailure(e, x);
       if (x instanceof ExpressionError) {
         throw err(
           'Error in function call',
@@ -584,6 +579,27 @@ class Evaluator {
         );
       }
       throw x;
+    }
+  }
+
+  /** Terraform's messages: "expects 1 argument(s). Missing value for "str"." / "expects only 2". */
+  private checkArity(e: Expr & { type: 'call' }, def: FunctionDef, count: number): void {
+    const sig = SIGNATURES[e.name];
+    const variadic = def.maxArgs !== def.minArgs;
+    if (count < def.minArgs) {
+      const missing = paramName(e.name, count);
+      throw err(
+        'Not enough function arguments',
+        `Function "${e.name}" expects${variadic ? ' at least' : ''} ${sig && !sig.variadic ? sig.params.length : def.minArgs} argument(s).${missing ? ` Missing value for "${missing}".` : ''}`,
+        e.span,
+      );
+    }
+    if (count > def.maxArgs) {
+      throw err(
+        'Too many function arguments',
+        `Function "${e.name}" expects only ${def.maxArgs} argument(s).`,
+        e.args[def.maxArgs]?.span ?? e.span,
+      );
     }
   }
 
@@ -608,7 +624,7 @@ class Evaluator {
     );
   }
 
-  private binary(op: BinaryOp, le: Expr, re: Expr, span: Span, f: Frame | undefined): unknown {
+  private binary(op: BinaryOp, le: Expr, re: Expr, f: Frame | undefined): unknown {
     if (op === '&&' || op === '||') {
       const l = this.eval(le, f);
       const lb = isUnknown(l)
@@ -619,8 +635,16 @@ class Evaluator {
             'Invalid operand',
             `Unsuitable value for left operand of ${op}`,
           );
-      // A known left side that decides the result wins even over an unknown right side.
-      if (lb === (op === '||')) return lb;
+      // A known left side that decides the result skips errors on the right, but, as in Terraform,
+      // an unknown right side still makes the result unknown.
+      if (lb === (op === '||')) {
+        try {
+          return isUnknown(this.eval(re, f)) ? UNKNOWN : lb;
+        } catch (x) {
+          if (x instanceof ExpressionError) return lb;
+          throw x;
+        }
+      }
       const r = this.eval(re, f);
       const rb = isUnknown(r)
         ? r
@@ -630,10 +654,7 @@ class Evaluator {
             'Invalid operand',
             `Unsuitable value for right operand of ${op}`,
           );
-      if (isUnknown(lb) || isUnknown(rb)) {
-        if (rb === (op === '||')) return rb;
-        return UNKNOWN;
-      }
+      if (isUnknown(lb) || isUnknown(rb)) return UNKNOWN;
       return rb;
     }
     const l = this.eval(le, f);
@@ -656,8 +677,8 @@ class Evaluator {
       'Invalid operand',
       `Unsuitable value for right operand of ${op}`,
     );
-    if ((op === '/' || op === '%') && b === 0)
-      throw err('Division by zero', `The right operand of "${op}" is zero.`, span);
+    // cty divides big floats: x / 0 is an infinity, and x % 0 is x.
+    if (op === '%' && b === 0) return a;
     return applyNumericOp(op, a, b);
   }
 

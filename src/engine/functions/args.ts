@@ -7,8 +7,7 @@ function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
   try {
     return conv(args[i]);
   } catch (e) {
-    if (e instanceof ExpressionError)
-      throw new FunctionError(`invalid value for argument ${i + 1}: ${e.detail ?? e.summary}`, i);
+    if (e instanceof ExpressionError) throw new FunctionError(e.detail ?? e.summary, i);
     throw e;
   }
 }
@@ -19,24 +18,20 @@ export const argBool = (args: unknown[], i: number): boolean => coerce(args, i, 
 
 export function argInt(args: unknown[], i: number): number {
   const n = argNum(args, i);
-  if (!Number.isInteger(n))
-    throw new FunctionError(`invalid value for argument ${i + 1}: a whole number is required, got ${n}`, i);
+  if (!Number.isInteger(n)) throw new FunctionError(`a whole number is required, got ${n}`, i);
   return n;
 }
 
 export function argList(args: unknown[], i: number): unknown[] {
   const v = args[i];
   if (Array.isArray(v)) return v;
-  throw new FunctionError(`invalid value for argument ${i + 1}: list required, but got ${typeName(v)}`, i);
+  throw new FunctionError(`list of any single type required, but got ${typeName(v)}`, i);
 }
 
 export function argObject(args: unknown[], i: number): ValueObject {
   const v = args[i];
   if (isObjectValue(v)) return v;
-  throw new FunctionError(
-    `invalid value for argument ${i + 1}: map or object required, but got ${typeName(v)}`,
-    i,
-  );
+  throw new FunctionError(`map or object required, but got ${typeName(v)}`, i);
 }
 
 /**

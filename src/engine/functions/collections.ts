@@ -127,6 +127,16 @@ function transpose(m: Record<string, unknown>): Record<string, string[]> {
   return out;
 }
 
+/** A list converted to list(bool), as alltrue/anytrue declare their parameter; null stays null. */
+function bools(list: unknown[]): (boolean | null)[] {
+  return list.map((x, i) => {
+    if (x === null) return null;
+    if (x === true || x === 'true') return true;
+    if (x === false || x === 'false') return false;
+    throw new FunctionError(`element ${i}: bool required`, 0);
+  });
+}
+
 function allSets(args: unknown[]): unknown[][] {
   return args.map((_, i) => argList(args, i));
 }
@@ -214,8 +224,8 @@ export const collectionFunctions: FunctionTable = {
     },
     'shallow',
   ),
-  alltrue: fixed(1, (a) => argList(a, 0).every((x) => x === true || x === 'true')),
-  anytrue: fixed(1, (a) => argList(a, 0).some((x) => x === true || x === 'true')),
+  alltrue: fixed(1, (a) => bools(argList(a, 0)).every((x) => x === true)),
+  anytrue: fixed(1, (a) => bools(argList(a, 0)).some((x) => x === true)),
   sum: fixed(1, (a) => {
     const l = argList(a, 0);
     if (l.length === 0) throw new FunctionError('cannot sum an empty list');

@@ -42,10 +42,10 @@ function allMatches(re: Re2, text: string): Re2Match[] {
 function result(names: string[], m: Re2Match): unknown {
   if (names.length === 0) return m.groups[0] ?? '';
   const hasNamed = names.some((n) => n !== '');
-  if (!hasNamed) return names.map((_, i) => m.groups[i + 1] ?? '');
+  if (!hasNamed) return names.map((_, i) => m.groups[i + 1] ?? null);
   const out: Record<string, unknown> = {};
   names.forEach((n, i) => {
-    if (n !== '') out[n] = m.groups[i + 1] ?? '';
+    if (n !== '') out[n] = m.groups[i + 1] ?? null;
   });
   return out;
 }

@@ -17,7 +17,7 @@ function substr(s: string, offset: number, length: number): string {
   const cs = chars(s);
   let start = offset < 0 ? cs.length + offset : offset;
   if (start < 0) start = 0;
-  if (start > cs.length) throw new FunctionError('offset is out of range for the given string');
+  if (start > cs.length) return '';
   const end = length < 0 ? cs.length : Math.min(cs.length, start + length);
   return cs.slice(start, end).join('');
 }
@@ -26,12 +26,26 @@ function substr(s: string, offset: number, length: number): string {
 function replace(s: string, search: string, repl: string): string {
   if (search.length >= 2 && search.startsWith('/') && search.endsWith('/'))
     return replaceRegex(s, search.slice(1, -1), repl);
-  if (search === '') throw new FunctionError('the substring to replace must not be empty');
+  // Go's strings.Replace puts the replacement at every rune boundary when the search is empty.
+  if (search === '') return repl + chars(s).join(repl) + repl;
   return s.split(search).join(repl);
 }
 
+/** Go's strings.Title word boundaries: ASCII other than letters, digits and `_`, and spaces. */
+function isSeparator(c: string): boolean {
+  if (c.charCodeAt(0) < 0x80) return !/[A-Za-z0-9_]/.test(c);
+  return /\s/u.test(c);
+}
+
 function title(s: string): string {
-  return s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+  let prev = ' ';
+  return chars(s)
+    .map((c) => {
+      const out = isSeparator(prev) ? upper(c) : c;
+      prev = c;
+      return out;
+    })
+    .join('');
 }
 
 export const stringFunctions: FunctionTable = {
@@ -77,7 +91,10 @@ export const stringFunctions: FunctionTable = {
     },
     'shallow',
   ),
-  format: between(1, Infinity, (a) => formatString(argStr(a, 0), a.slice(1))),
+  // Terraform's format gives an unknown result when an argument is null.
+  format: between(1, Infinity, (a) =>
+    a.slice(1).some((x) => x === null) ? UNKNOWN : formatString(argStr(a, 0), a.slice(1)),
+  ),
   formatlist: between(1, Infinity, (a) => {
     const fmt = argStr(a, 0);
     const rest = a.slice(1);

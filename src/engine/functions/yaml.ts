@@ -5,21 +5,29 @@
  * node styles; numbers are printed as Terraform prints them (no exponent for large integers).
  */
 import { Document, isPair, isScalar, parseAllDocuments, Scalar, visit } from 'yaml';
-import { formatNumber, isObjectValue } from '../expressions/values';
+import { isObjectValue, sortedEntries } from '../expressions/values';
 import { argStr } from './args';
 import { fixed, FunctionError, type FunctionTable } from './registry';
+
+/** Objects with keys in lexical order, as cty hands them to go-yaml. */
+function sortedDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedDeep);
+  if (isObjectValue(v)) {
+    const out = new Map<string, unknown>();
+    for (const [k, x] of sortedEntries(v)) out.set(k, sortedDeep(x));
+    return out;
+  }
+  return v;
+}
 
 function styled(doc: Document): void {
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value === 'string')
         node.type = node.value.includes('\n') ? Scalar.BLOCK_LITERAL : Scalar.QUOTE_DOUBLE;
-      else if (typeof node.value === 'number') {
-        const plain = new Scalar(formatNumber(node.value));
-        plain.type = Scalar.PLAIN;
-        return plain;
-      }
-      return undefined;
+      // Large whole numbers print in full (as Terraform does), not with an exponent.
+      else if (typeof node.value === 'number' && Number.isInteger(node.value) && Math.abs(node.value) >= 1e21)
+        node.value = BigInt(node.value);
     },
     Pair(_, pair) {
       if (isPair(pair) && isScalar(pair.key)) pair.key.type = Scalar.QUOTE_DOUBLE;
@@ -27,10 +35,22 @@ function styled(doc: Document): void {
   });
 }
 
+/** go-yaml indents a top-level literal block by two spaces; the yaml package does not indent it. */
+function rootBlock(s: string): string {
+  const chomp = s.endsWith('\n') ? '' : '-';
+  const body = s.endsWith('\n') ? s.slice(0, -1) : s;
+  const indent = /^ /.test(body) ? '2' : '';
+  return `|${indent}${chomp}\n${body
+    .split('\n')
+    .map((l) => (l === '' ? '' : `  ${l}`))
+    .join('\n')}\n`;
+}
+
 export function yamlEncode(v: unknown): string {
   if (typeof v === 'number' && !Number.isFinite(v))
     throw new FunctionError('cannot encode an infinite number as YAML', 0);
-  const doc = new Document(v);
+  if (typeof v === 'string' && v.includes('\n')) return rootBlock(v);
+  const doc = new Document(sortedDeep(v));
   styled(doc);
   const text = doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
   const bareScalar = v === null || typeof v === 'number' || typeof v === 'boolean';
@@ -52,7 +72,9 @@ function plain(v: unknown): unknown {
 }
 
 export function yamlDecode(text: string): unknown {
-  const docs = parseAllDocuments(text, { schema: 'core', uniqueKeys: true });
+  if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document', 0);
+  // go-yaml resolves YAML 1.1 scalars (`yes`, `on`, `y` are booleans) and lets a repeated key win.
+  const docs = parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
   if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream', 0);
   if (docs.length === 0) return null;
   if (docs.length > 1)
