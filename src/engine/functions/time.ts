@@ -2,6 +2,7 @@
  * Time functions on RFC 3339 timestamps. A timestamp keeps the offset it was written with, as Go's
  * time.Time does, because `formatdate` and `timeadd` print in that offset.
  */
+import { DurationError, parseDuration } from '../../api/duration';
 import { argStr } from './args';
 import { fixed, FunctionError, impure, type FunctionTable } from './registry';
 
@@ -138,40 +139,21 @@ function formatdate(spec: string, t: Timestamp): string {
   return out;
 }
 
-const UNITS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** Go's time.ParseDuration, in milliseconds. */
-function parseDuration(text: string): number {
-  const bad = (): FunctionError => new FunctionError(`time: invalid duration ${JSON.stringify(text)}`, 1);
-  const m = /^([-+]?)(.*)$/.exec(text)!;
-  const body = m[2]!;
-  if (body === '0') return 0;
-  if (body === '') throw bad();
-  let total = 0;
-  const re = /(\d*\.?\d*)([a-zµμ]+)/gy;
-  let at = 0;
-  for (let p = re.exec(body); p; p = re.exec(body)) {
-    const unit = UNITS[p[2]!];
-    if (p[1] === '' || p[1] === '.' || unit === undefined) throw bad();
-    total += Number(p[1]) * unit;
-    at = re.lastIndex;
+/** Go's time.ParseDuration in milliseconds (which, unlike the API's reader, takes no blanks). */
+function durationMs(text: string): number {
+  const bad = new FunctionError(`time: invalid duration ${JSON.stringify(text)}`, 1);
+  if (text !== text.trim()) throw bad;
+  try {
+    return parseDuration(text);
+  } catch (e) {
+    if (e instanceof DurationError) throw bad;
+    throw e;
   }
-  if (at !== body.length) throw bad();
-  return m[1] === '-' ? -total : total;
 }
 
 function timeadd(ts: string, duration: string): string {
   const t = parseTimestamp(ts, 0);
-  return formatRfc3339({ ...t, ms: t.ms + Math.trunc(parseDuration(duration)) });
+  return formatRfc3339({ ...t, ms: t.ms + Math.trunc(durationMs(duration)) });
 }
 
 function timecmp(a: string, b: string): number {
