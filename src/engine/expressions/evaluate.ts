@@ -128,7 +128,7 @@ function renderTemplateFile(
     {
       reference(r) {
         throw new FunctionError(
-          `vars map does not contain key "${rootName(r)}", referenced at ${file}:${lineColumn(text, r.span.start)}`,
+          `vars map does not contain key "${rootName(r)}", referenced at ${file}:${lineColumn(text, r.span.start)}-${lineColumn(text, r.span.end).split(',')[1]}`,
           1,
         );
       },

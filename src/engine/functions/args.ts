@@ -12,9 +12,28 @@ function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
   }
 }
 
-export const argStr = (args: unknown[], i: number): string => coerce(args, i, (v) => toStr(v));
-export const argNum = (args: unknown[], i: number): number => coerce(args, i, (v) => toNum(v));
-export const argBool = (args: unknown[], i: number): boolean => coerce(args, i, (v) => toBool(v));
+/** cty's wording for an argument that does not convert to its parameter's type. */
+function refuse(v: unknown, i: number, type: 'string' | 'number' | 'bool'): never {
+  if (v === null || v === undefined) throw new FunctionError('argument must not be null', i);
+  if (typeof v === 'string' && type !== 'string') throw new FunctionError(`a ${type} is required`, i);
+  throw new FunctionError(`${type} required`, i);
+}
+
+export const argStr = (args: unknown[], i: number): string =>
+  typeof args[i] === 'object' ? refuse(args[i], i, 'string') : coerce(args, i, (v) => toStr(v));
+export const argNum = (args: unknown[], i: number): number =>
+  typeof args[i] === 'number' ? (args[i] as number) : convertOrRefuse(args, i, 'number', (v) => toNum(v));
+export const argBool = (args: unknown[], i: number): boolean =>
+  typeof args[i] === 'boolean' ? (args[i] as boolean) : convertOrRefuse(args, i, 'bool', (v) => toBool(v));
+
+function convertOrRefuse<T>(args: unknown[], i: number, type: 'number' | 'bool', conv: (v: unknown) => T): T {
+  try {
+    return conv(args[i]);
+  } catch (e) {
+    if (e instanceof ExpressionError) refuse(args[i], i, type);
+    throw e;
+  }
+}
 
 export function argInt(args: unknown[], i: number): number {
   const n = argNum(args, i);

@@ -40,8 +40,8 @@ function lookup(args: unknown[]): unknown {
 function element(args: unknown[]): unknown {
   const list = argList(args, 0);
   const idx = argInt(args, 1);
-  if (list.length === 0) throw new FunctionError('cannot use element function with an empty list', 0);
-  if (idx < 0) throw new FunctionError('cannot use element function with a negative index', 1);
+  if (list.length === 0) throw new FunctionError('cannot use element function with an empty list');
+  if (idx < 0) throw new FunctionError('cannot use element function with a negative index');
   return list[idx % list.length];
 }
 
@@ -85,14 +85,15 @@ function range(args: unknown[]): number[] {
 }
 
 function slice(list: unknown[], start: number, end: number): unknown[] {
-  if (start < 0 || end > list.length || start > end) {
-    throw new FunctionError(`invalid slice indices [${start}:${end}] for a list of ${list.length} elements`);
-  }
+  if (start < 0) throw new FunctionError('start index must not be less than zero', 1);
+  if (end > list.length)
+    throw new FunctionError('end index must not be greater than the length of the list', 2);
+  if (start > end) throw new FunctionError('start index must not be greater than end index', 1);
   return list.slice(start, end);
 }
 
 function chunklist(list: unknown[], size: number): unknown[][] {
-  if (size < 0) throw new FunctionError('the size argument must be positive', 1);
+  if (size < 0) throw new FunctionError('the size argument must be positive');
   if (size === 0) return [list];
   const out: unknown[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
@@ -217,9 +218,7 @@ export const collectionFunctions: FunctionTable = {
     (a) => {
       const l = argList(a, 0);
       if (l.length > 1)
-        throw new FunctionError(
-          `must be a list, set, or tuple value with either zero or one elements, not ${l.length}`,
-        );
+        throw new FunctionError('must be a list, set, or tuple value with either zero or one elements', 0);
       return l.length === 0 ? null : l[0];
     },
     'shallow',
@@ -228,7 +227,7 @@ export const collectionFunctions: FunctionTable = {
   anytrue: fixed(1, (a) => bools(argList(a, 0)).some((x) => x === true)),
   sum: fixed(1, (a) => {
     const l = argList(a, 0);
-    if (l.length === 0) throw new FunctionError('cannot sum an empty list');
+    if (l.length === 0) throw new FunctionError('cannot sum an empty list', 0);
     return l.reduce<number>((acc, _, i) => acc + argNum(l, i), 0);
   }),
   range: between(1, 3, range),

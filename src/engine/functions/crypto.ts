@@ -24,7 +24,6 @@ function uuidBytes(text: string): Buffer {
   if (!/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(hexText))
     throw new FunctionError(
       `uuidv5() doesn't support namespace ${text} (invalid UUID length: ${text.length})`,
-      0,
     );
   return Buffer.from(hexText.replace(/-/g, ''), 'hex');
 }

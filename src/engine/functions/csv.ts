@@ -25,8 +25,7 @@ function rows(text: string): string[][] {
         const n = text[i];
         if (n !== undefined && n !== ',' && n !== '\n' && n !== '\r')
           throw new FunctionError(
-            `parse error on line ${line}, column ${i + 1}: extraneous or missing " in quoted-field`,
-            0,
+            `CSV parse error on line ${line}, column ${i + 1}: extraneous or missing " in quoted-field`,
           );
       } else {
         if (c === '\n') line++;
@@ -40,7 +39,7 @@ function rows(text: string): string[][] {
       fieldStart = false;
       i++;
     } else if (c === '"') {
-      throw new FunctionError(`parse error on line ${line}, column ${i + 1}: bare " in non-quoted-field`, 0);
+      throw new FunctionError(`CSV parse error on line ${line}, column ${i + 1}: bare " in non-quoted-field`);
     } else if (c === ',') {
       row.push(field);
       field = '';
@@ -63,8 +62,7 @@ function rows(text: string): string[][] {
   }
   if (quoted)
     throw new FunctionError(
-      `parse error on line ${line}, column ${i + 1}: extraneous or missing " in quoted-field`,
-      0,
+      `CSV parse error on line ${line}, column ${i + 1}: extraneous or missing " in quoted-field`,
     );
   if (field !== '' || row.length > 0) out.push([...row, field]);
   return out;
@@ -72,10 +70,10 @@ function rows(text: string): string[][] {
 
 export function csvDecode(text: string): Record<string, string>[] {
   const [header, ...data] = rows(text);
-  if (!header) throw new FunctionError('missing header line', 0);
+  if (!header) throw new FunctionError('missing header line');
   return data.map((r, n) => {
     if (r.length !== header.length)
-      throw new FunctionError(`parse error on line ${n + 2}: wrong number of fields`, 0);
+      throw new FunctionError(`CSV parse error on line ${n + 2}: wrong number of fields`);
     const o: Record<string, string> = {};
     header.forEach((h, i) => Object.defineProperty(o, h, { value: r[i], enumerable: true, writable: true }));
     return o;

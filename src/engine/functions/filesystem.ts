@@ -8,7 +8,8 @@ import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { argObject, argStr } from './args';
+import { isObjectValue } from '../expressions/values';
+import { argStr } from './args';
 import { digest } from './crypto';
 import { fixed, FunctionError, type FunctionContext, type FunctionTable } from './registry';
 
@@ -35,7 +36,7 @@ function dirname(p: string): string {
 function pathexpand(p: string): string {
   if (!p.startsWith('~')) return p;
   if (p.length > 1 && p[1] !== '/' && p[1] !== '\\')
-    throw new FunctionError('cannot expand user-specific home dir', 0);
+    throw new FunctionError('cannot expand user-specific home dir');
   return homedir() + p.slice(1);
 }
 
@@ -59,7 +60,7 @@ function readBytes(ctx: FunctionContext, p: string): Buffer {
   } catch {
     throw missing(p);
   }
-  if (st.isDirectory()) throw new FunctionError(`"${p}" is a directory, not a file`, 0);
+  if (st.isDirectory()) throw new FunctionError(`failed to read file: read ${p}: is a directory`, 0);
   return readFileSync(file);
 }
 
@@ -69,7 +70,6 @@ function readText(ctx: FunctionContext, p: string): string {
   if (!Buffer.from(text, 'utf8').equals(bytes)) {
     throw new FunctionError(
       `contents of "${p}" are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead`,
-      0,
     );
   }
   return text;
@@ -84,8 +84,7 @@ function fileexists(ctx: FunctionContext, p: string): boolean {
   }
   if (st.isFile()) return true;
   throw new FunctionError(
-    `"${p}" is not a regular file, but a ${st.isDirectory() ? 'directory' : 'special file'}`,
-    0,
+    st.isDirectory() ? `"${p}" is a directory, not a file` : `"${p}" is not a regular file`,
   );
 }
 
@@ -123,12 +122,25 @@ function fileset(ctx: FunctionContext, dir: string, pattern: string): string[] {
 
 function templatefile(ctx: FunctionContext, args: unknown[]): unknown {
   const p = argStr(args, 0);
-  const vars = argObject(args, 1);
+  if (!isObjectValue(args[1])) throw new FunctionError('invalid vars value: must be a map', 1);
+  const vars = args[1];
   return ctx.renderTemplate(readText(ctx, p), vars, p);
 }
 
+/** The hash functions open the file directly, so a missing one is Go's open error, not an argument error. */
+function hashBytes(ctx: FunctionContext, p: string): Buffer {
+  try {
+    return readFileSync(resolved(ctx, p));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new FunctionError(
+      `open ${p}: ${code === 'ENOENT' ? 'no such file or directory' : (code ?? 'error')}`,
+    );
+  }
+}
+
 const hashFile = (alg: string, enc: 'hex' | 'base64') =>
-  fixed(1, (a, ctx) => digest(alg, readBytes(ctx, argStr(a, 0)), enc));
+  fixed(1, (a, ctx) => digest(alg, hashBytes(ctx, argStr(a, 0)), enc));
 
 export const filesystemFunctions: FunctionTable = {
   abspath: fixed(1, (a, ctx) => path.resolve(ctx.baseDir, argStr(a, 0)).split(path.sep).join('/')),

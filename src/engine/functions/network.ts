@@ -52,7 +52,7 @@ function parsePrefix(text: string): Prefix {
     !/^\d+$/.test(len) ||
     Number(len) > width
   )
-    throw new FunctionError(`invalid CIDR expression: invalid CIDR address: ${text}`, 0);
+    throw new FunctionError(`invalid CIDR expression: invalid CIDR address: ${text}`);
   const bits = Number(len);
   const mask = ((1n << BigInt(width)) - 1n) ^ ((1n << BigInt(width - bits)) - 1n);
   return { base: value & mask, bits, width };
@@ -83,30 +83,26 @@ function cidrhost(text: string, hostnum: number): string {
   const size = 1n << hostBits;
   const n = BigInt(hostnum);
   if (n >= size || n < -size)
-    throw new FunctionError(`prefix of ${p.bits} does not accommodate a host numbered ${hostnum}`, 1);
+    throw new FunctionError(`prefix of ${p.bits} does not accommodate a host numbered ${hostnum}`);
   return formatAddress(p.base + (n < 0n ? size + n : n), p.width);
 }
 
 function cidrnetmask(text: string): string {
   const p = parsePrefix(text);
-  if (p.width !== 32) throw new FunctionError(`only IPv4 networks are supported`, 0);
+  if (p.width !== 32) throw new FunctionError(`IPv6 addresses cannot have a netmask: ${text}`);
   const mask = ((1n << 32n) - 1n) ^ ((1n << BigInt(32 - p.bits)) - 1n);
   return formatAddress(mask, 32);
 }
 
-function subnet(p: Prefix, newbits: number, netnum: bigint, argIndex: number): Prefix {
+function subnet(p: Prefix, newbits: number, netnum: bigint): Prefix {
   const bits = p.bits + newbits;
-  if (newbits < 0) throw new FunctionError('must extend prefix by at least one bit', argIndex);
+  if (newbits < 0) throw new FunctionError('must extend prefix by at least one bit');
   if (bits > p.width)
-    throw new FunctionError(
-      `insufficient address space to extend prefix of ${p.bits} by ${newbits}`,
-      argIndex,
-    );
+    throw new FunctionError(`insufficient address space to extend prefix of ${p.bits} by ${newbits}`);
   const max = 1n << BigInt(newbits);
   if (netnum < 0n || netnum >= max)
     throw new FunctionError(
       `prefix extension of ${newbits} does not accommodate a subnet numbered ${netnum}`,
-      2,
     );
   return { base: p.base | (netnum << BigInt(p.width - bits)), bits, width: p.width };
 }
@@ -118,20 +114,18 @@ function cidrsubnets(text: string, sizes: number[]): string[] {
   const p = parsePrefix(text);
   const out: string[] = [];
   let next = p.base;
-  for (const [i, newbits] of sizes.entries()) {
-    if (newbits < 1) throw new FunctionError('must extend prefix by at least one bit', i + 1);
+  for (const newbits of sizes) {
+    if (newbits < 1) throw new FunctionError('must extend prefix by at least one bit');
     const bits = p.bits + newbits;
     if (bits > p.width)
       throw new FunctionError(
         `would extend prefix to ${bits} bits, which is too long for an IPv${p.width === 32 ? 4 : 6} address`,
-        i + 1,
       );
     const step = 1n << BigInt(p.width - bits);
     const start = ((next + step - 1n) / step) * step;
     if (start + step > p.base + (1n << BigInt(p.width - p.bits)))
       throw new FunctionError(
         `not enough remaining address space for a subnet with a prefix of ${bits} bits after ${out[out.length - 1] ?? show(p)}`,
-        i + 1,
       );
     out.push(show({ base: start, bits, width: p.width }));
     next = start + step;
@@ -142,7 +136,7 @@ function cidrsubnets(text: string, sizes: number[]): string[] {
 export const networkFunctions: FunctionTable = {
   cidrhost: fixed(2, (a) => cidrhost(argStr(a, 0), argInt(a, 1))),
   cidrnetmask: fixed(1, (a) => cidrnetmask(argStr(a, 0))),
-  cidrsubnet: fixed(3, (a) => show(subnet(parsePrefix(argStr(a, 0)), argInt(a, 1), BigInt(argInt(a, 2)), 1))),
+  cidrsubnet: fixed(3, (a) => show(subnet(parsePrefix(argStr(a, 0)), argInt(a, 1), BigInt(argInt(a, 2))))),
   cidrsubnets: between(1, Infinity, (a) =>
     cidrsubnets(
       argStr(a, 0),

@@ -10,7 +10,7 @@ function compile(pattern: string, argIndex: number): Re2 {
     return compileRe2(pattern);
   } catch (e) {
     if (e instanceof Re2SyntaxError)
-      throw new FunctionError(`invalid regular expression pattern: ${e.message}`, argIndex);
+      throw new FunctionError(`invalid regexp pattern: ${e.message}`, argIndex);
     throw e;
   }
 }
@@ -52,10 +52,7 @@ function result(names: string[], m: Re2Match): unknown {
 
 function checkGroups(names: string[]): void {
   if (names.some((n) => n === '') && names.some((n) => n !== ''))
-    throw new FunctionError(
-      'invalid regular expression pattern: cannot mix both named and unnamed capture groups',
-      0,
-    );
+    throw new FunctionError('invalid regexp pattern: cannot mix both named and unnamed capture groups', 0);
 }
 
 export function regex(pattern: string, text: string): unknown {
@@ -63,7 +60,7 @@ export function regex(pattern: string, text: string): unknown {
   const m = re.first(text);
   const names = groupNames(re.source);
   checkGroups(names);
-  if (!m) throw new FunctionError('pattern did not match any part of the given string', 1);
+  if (!m) throw new FunctionError('pattern did not match any part of the given string');
   return result(names, m);
 }
 

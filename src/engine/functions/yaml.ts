@@ -48,7 +48,7 @@ function rootBlock(s: string): string {
 
 export function yamlEncode(v: unknown): string {
   if (typeof v === 'number' && !Number.isFinite(v))
-    throw new FunctionError('cannot encode an infinite number as YAML', 0);
+    throw new FunctionError('cannot encode an infinite number as YAML');
   if (typeof v === 'string' && v.includes('\n')) return rootBlock(v);
   const doc = new Document(sortedDeep(v));
   styled(doc);
@@ -72,19 +72,17 @@ function plain(v: unknown): unknown {
 }
 
 export function yamlDecode(text: string): unknown {
-  if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document', 0);
+  if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document');
   // go-yaml resolves YAML 1.1 scalars (`yes`, `on`, `y` are booleans) and lets a repeated key win.
   const docs = parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
-  if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream', 0);
+  if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream');
   if (docs.length === 0) return null;
-  if (docs.length > 1)
-    throw new FunctionError('on line 1, column 1: unexpected extra content after value', 0);
+  if (docs.length > 1) throw new FunctionError('on line 1, column 1: unexpected extra content after value');
   const doc = docs[0]!;
   const problem = doc.errors[0];
   if (problem)
     throw new FunctionError(
       `on line ${problem.linePos?.[0].line ?? 1}, column ${problem.linePos?.[0].col ?? 1}: ${problem.message.split('\n')[0]}`,
-      0,
     );
   return plain(doc.toJS({ mapAsMap: true }));
 }
