@@ -1,5 +1,6 @@
-import { constants, createHash, privateDecrypt, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import bcryptjs from 'bcryptjs';
+import forge from 'node-forge';
 import { argInt, argStr } from './args';
 import { between, fixed, FunctionError, impure, type FunctionTable } from './registry';
 
@@ -50,22 +51,27 @@ function bcrypt(args: unknown[]): string {
   return bcryptjs.hashSync(input, bcryptjs.genSaltSync(cost)).replace(/^\$2b\$/, '$2a$');
 }
 
+/**
+ * RSA PKCS #1 v1.5 decryption, through node-forge: Node.js itself refuses this padding for private
+ * decryption since CVE-2023-46809, and Terraform's rsadecrypt uses exactly it.
+ */
 function rsadecrypt(cipherB64: string, pem: string): string {
   const data = Buffer.from(cipherB64, 'base64');
-  if (data.length === 0 || data.toString('base64') !== cipherB64.replace(/\s/g, ''))
-    throw new FunctionError('failed to decode input "ciphertext": cipher text must be base64-encoded', 0);
-  let out: Buffer;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(cipherB64) || cipherB64.length % 4 !== 0)
+    throw new FunctionError(`failed to decode input "${cipherB64}": cipher text must be base64-encoded`, 0);
+  let key: forge.pki.rsa.PrivateKey;
   try {
-    out = privateDecrypt({ key: pem, padding: constants.RSA_PKCS1_PADDING }, data);
+    key = forge.pki.privateKeyFromPem(pem);
   } catch (e) {
-    const why = (e as Error).message;
-    if (/RSA_PKCS1_PADDING is no longer supported/i.test(why))
-      throw new FunctionError(
-        'rsadecrypt is not supported by this engine: the Node.js runtime refuses RSA PKCS #1 v1.5 decryption',
-      );
-    throw new FunctionError(`failed to decrypt: ${why}`);
+    throw new FunctionError(`invalid private key: ${(e as Error).message}`, 1);
   }
-  return out.toString('utf8');
+  let out: string;
+  try {
+    out = key.decrypt(data.toString('binary'), 'RSAES-PKCS1-V1_5');
+  } catch {
+    throw new FunctionError('failed to decrypt: crypto/rsa: decryption error');
+  }
+  return Buffer.from(out, 'binary').toString('utf8');
 }
 
 /** Hashes of the UTF-8 bytes of a string, UUIDs, bcrypt and RSA decryption. */
