@@ -61,7 +61,10 @@ export function importCommand(io: CliIO): Command {
             }
             if (s.state.has(address))
               throw new ExitCode(1, `${address} is already managed; remove it with "state rm" first`);
-            const vars = resolveVariables(s.loaded.config, stackVariables(o.var, run.env, s.loaded.config));
+            const vars = resolveVariables(
+              s.loaded.config,
+              stackVariables(o, { env: run.env, appDir: run.project.dir }, s.loaded.config),
+            );
             const providerAddr = configureFor(s, block.provider, vars.values);
             const handler = s.providers.resource(providerAddr, parsed.type);
             const state = await handler.import(id);

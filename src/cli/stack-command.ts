@@ -10,6 +10,14 @@ import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-tar
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { loadStackConfig } from '../engine/config';
+import {
+  autoVarFiles,
+  environmentSettings,
+  readVarFile,
+  settingsToInputs,
+  VarFileError,
+  type VariableSetting,
+} from '../engine/config/tfvars';
 import type { PlanOptions } from '../engine/plan/plan';
 import { ExitCode, type CliIO } from './io';
 import { noteSecrets, secretsOfInputs } from './secrets';
@@ -20,9 +28,16 @@ export interface StackOptions {
   synth?: boolean;
   devAgent?: boolean;
   var?: string[];
+  varFile?: string[];
+  /** `--var` and `--var-file` in command-line order (which decides precedence between them). */
+  varArgs?: VariableArg[];
 }
 
+export type VariableArg = { var: string } | { file: string };
+
 export function addStackOptions(cmd: Command): Command {
+  // Commander keeps each option's values apart; the order across both options is kept here.
+  const order: VariableArg[] = [];
   return cmd
     .option('--app <dir>', 'CDKTF project directory (with cdktf.json)', '.')
     .option('--stack <name>', 'the stack to work on (default: every stack, in order)')
@@ -31,9 +46,24 @@ export function addStackOptions(cmd: Command): Command {
     .option(
       '--var <name=value>',
       'set an input variable (repeatable)',
-      (v: string, prev: string[] = []) => [...prev, v],
+      (v: string, prev: string[] = []) => {
+        order.push({ var: v });
+        return [...prev, v];
+      },
       [],
-    );
+    )
+    .option(
+      '--var-file <file>',
+      'set input variables from a .tfvars or .tfvars.json file (repeatable)',
+      (v: string, prev: string[] = []) => {
+        order.push({ file: v });
+        return [...prev, v];
+      },
+      [],
+    )
+    .hook('preAction', (command) => {
+      command.setOptionValue('varArgs', order.splice(0));
+    });
 }
 
 export function parseVars(list: string[] | undefined): Record<string, string> {
@@ -47,27 +77,46 @@ export function parseVars(list: string[] | undefined): Record<string, string> {
 }
 
 /**
- * A stack's input variables: `TF_VAR_name` from the environment, then `--var name=value` (which wins).
- * As in Terraform, environment values for variables the stack does not declare are ignored.
+ * A stack's input variables in Terraform's precedence (later wins): `TF_VAR_name`, then the files
+ * Terraform loads by itself from the app directory (terraform.tfvars, terraform.tfvars.json,
+ * *.auto.tfvars[.json] in lexical order), then `--var` and `--var-file` in command-line order.
+ * Values for variables the stack does not declare are ignored, as Terraform ignores them in the
+ * environment (`--var` for no stack at all is refused by checkDeclared).
  */
 export function stackVariables(
-  list: string[] | undefined,
-  env: CliIO['env'],
+  o: StackOptions,
+  run: { env: CliIO['env']; appDir: string },
   config: StackConfig,
 ): VariableInputs {
-  const raw = stackVariablesRaw(list, env);
-  for (const name of Object.keys(raw)) if (!config.variables.has(name)) delete raw[name];
-  return { raw };
+  return settingsToInputs(variableSettings(o, run), new Set(config.variables.keys()));
 }
 
-/** Every `TF_VAR_name` of the environment, then every `--var name=value` (which wins). */
-function stackVariablesRaw(list: string[] | undefined, env: CliIO['env']): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (k.startsWith('TF_VAR_') && v !== undefined) raw[k.slice('TF_VAR_'.length)] = v;
+/** Every setting of a variable, lowest precedence first: environment, definitions files, then the command line. */
+function variableSettings(o: StackOptions, run: { env: CliIO['env']; appDir: string }): VariableSetting[] {
+  try {
+    const settings: VariableSetting[] = [...environmentSettings(run.env)];
+    for (const f of autoVarFiles(run.appDir)) settings.push(...readVarFile(f));
+    const args: VariableArg[] = o.varArgs ?? (o.var ?? []).map((v) => ({ var: v }));
+    for (const a of args) {
+      if ('file' in a) settings.push(...readVarFile(path.resolve(a.file)));
+      else settings.push(...Object.entries(parseVars([a.var])).map(([name, raw]) => ({ name, raw })));
+    }
+    return settings;
+  } catch (e) {
+    if (e instanceof VarFileError) throw new ExitCode(1, `Error: ${e.summary}: ${e.detail} (in ${e.file})`);
+    throw e;
   }
-  Object.assign(raw, parseVars(list));
-  return raw;
+}
+
+/** The text of every variable value given, whichever stack declares it: the output guard learns the sensitive ones. */
+function givenVariableTexts(
+  o: StackOptions,
+  run: { env: CliIO['env']; appDir: string },
+): Record<string, string> {
+  const inputs = settingsToInputs(variableSettings(o, run));
+  const texts: Record<string, string> = { ...(inputs.raw ?? {}) };
+  for (const [name, v] of Object.entries(inputs.values ?? {})) if (typeof v === 'string') texts[name] = v;
+  return texts;
 }
 
 /** A `--var` no selected stack declares is an error (Terraform's "Value for undeclared variable"). */
@@ -98,7 +147,10 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
   let dev: DevTarget | undefined;
   let env = io.env;
   const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
-  noteSecrets(io, secretsOfInputs(configs, stackVariablesRaw(o.var, io.env), io.env));
+  noteSecrets(
+    io,
+    secretsOfInputs(configs, givenVariableTexts(o, { env: io.env, appDir: project.dir }), io.env),
+  );
   checkDeclared(o.var, configs);
   if (o.devAgent !== false) {
     if (needsDevAgent(configs, env)) {
@@ -165,7 +217,7 @@ export function stackPlanInput(
     configText: s.loaded.configText,
     state: s.state,
     providers: s.providers,
-    variables: stackVariables(o.var, run.env, s.loaded.config),
+    variables: stackVariables(o, { env: run.env, appDir: run.project.dir }, s.loaded.config),
   };
 }
 

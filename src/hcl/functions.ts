@@ -9,8 +9,18 @@ import { createHash } from 'node:crypto';
 /** A string's characters as cty counts them (code points). */
 export const codePoints = (s: string): string[] => [...s];
 
-export const upper = (s: string): string => s.toUpperCase();
-export const lower = (s: string): string => s.toLowerCase();
+/** Go maps case one rune at a time: a rune whose case form is longer (ß -> SS) stays as it is. */
+function runewise(s: string, f: (c: string) => string): string {
+  return codePoints(s)
+    .map((c) => {
+      const m = f(c);
+      return codePoints(m).length === 1 ? m : c;
+    })
+    .join('');
+}
+
+export const upper = (s: string): string => runewise(s, (c) => c.toUpperCase());
+export const lower = (s: string): string => runewise(s, (c) => c.toLowerCase());
 export const strrev = (s: string): string => codePoints(s).reverse().join('');
 
 export function trimPrefix(s: string, prefix: string): string {

@@ -57,6 +57,8 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
     createStackScope({
       config,
       variables: plan.variables,
+      applying: true,
+      planTimestamp: plan.createdAt,
       resolveReference: (ref) => book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
     });
   const ctx: ApplyContext = {

@@ -577,8 +577,31 @@ function parseProvider(
   };
 }
 
+/** Names Terraform refuses for variables (`terraform validate` 1.11: "Invalid variable name"). */
+const RESERVED_VARIABLE_NAMES = new Set([
+  'count',
+  'depends_on',
+  'for_each',
+  'lifecycle',
+  'locals',
+  'provider',
+  'providers',
+  'source',
+  'version',
+]);
+
 function parseVariable(name: string, raw: unknown, out: ConfigDiagnostic[]): VariableConfig | undefined {
   const ctx0 = { address: `var.${name}` };
+  if (RESERVED_VARIABLE_NAMES.has(name)) {
+    out.push(
+      diagnostic(
+        ctx0,
+        'Invalid variable name',
+        `The variable name "${name}" is reserved due to its special meaning inside module blocks.`,
+      ),
+    );
+    return undefined;
+  }
   if (!isObject(raw)) {
     out.push(diagnostic(ctx0, 'Invalid variable block', 'a variable must be an object'));
     return undefined;

@@ -3,6 +3,7 @@
  * dependency order by construction, with cycles reported), and resource values supplied by the
  * plan/apply code. Instance scopes add `count.index` / `each.*` for one resource instance.
  */
+import path from 'node:path';
 import { evaluate, type EvalScope } from '../expressions/evaluate';
 import { markSensitive } from '../expressions/marks';
 import type { Reference } from '../expressions/references';
@@ -23,8 +24,31 @@ export interface StackScopeOptions {
    * Only called for declared resources.
    */
   resolveReference?: (ref: Reference & { kind: 'resource' }) => unknown;
+  /** Defaults to Terraform's view from the stack's directory (the directory of `config.file`). */
   path?: { module: string; root: string; cwd: string };
   workspace?: string;
+  /** True while applying (impure functions such as `timestamp()` are unknown while planning). */
+  applying?: boolean;
+  /** When the plan was made, for `plantimestamp()`. */
+  planTimestamp?: string;
+}
+
+/**
+ * `path.*` as Terraform sees them when run from the stack's directory (`cdktf.out/stacks/<stack>`,
+ * where cdktf copies assets): module and root are ".", cwd is that directory.
+ */
+export function stackPaths(config: StackConfig): { module: string; root: string; cwd: string } | undefined {
+  return config.file ? { module: '.', root: '.', cwd: path.dirname(path.resolve(config.file)) } : undefined;
+}
+
+/** The scope fields that carry over unchanged from a stack scope to its instance scopes. */
+function sharedFields(s: EvalScope): Partial<EvalScope> {
+  return {
+    ...(s.path ? { path: s.path } : {}),
+    ...(s.workspace !== undefined ? { workspace: s.workspace } : {}),
+    ...(s.applying ? { applying: true } : {}),
+    ...(s.planTimestamp !== undefined ? { planTimestamp: s.planTimestamp } : {}),
+  };
 }
 
 /** What distinguishes one instance of a resource: its key and the count/each values in scope. */
@@ -44,6 +68,7 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
   const memo = new Map<string, unknown>();
   const inProgress: string[] = [];
   const resolve = opts.resolveReference ?? ((): unknown => UNKNOWN);
+  const paths = opts.path ?? stackPaths(config);
   const scope: EvalScope = {
     resolveReference(ref) {
       return findResource(config, ref) ? resolve(ref) : undefined;
@@ -82,8 +107,10 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
         inProgress.pop();
       }
     },
-    ...(opts.path ? { path: opts.path } : {}),
+    ...(paths ? { path: paths } : {}),
     ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
+    ...(opts.applying ? { applying: true } : {}),
+    ...(opts.planTimestamp !== undefined ? { planTimestamp: opts.planTimestamp } : {}),
   };
   return scope;
 }
@@ -98,8 +125,7 @@ export function instanceScope(
     resolveReference: (ref) => base.resolveReference(ref),
     variable: (n) => base.variable(n),
     local: (n) => base.local(n),
-    ...(base.path ? { path: base.path } : {}),
-    ...(base.workspace !== undefined ? { workspace: base.workspace } : {}),
+    ...sharedFields(base),
   };
   if (instance?.count) s.count = instance.count;
   if (instance?.each) s.each = instance.each;

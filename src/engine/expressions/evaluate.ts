@@ -5,12 +5,14 @@
  * handler sees exactly which attributes are unknown).
  */
 import { applyNumericOp } from '../../hcl/values';
-import { FunctionError, lookupFunction } from '../functions';
+import { FunctionError, lookupFunction, type FunctionContext, type FunctionDef } from '../functions';
+import { paramName, SIGNATURES } from '../functions/signatures';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
 import { ExpressionError } from './errors';
 import { callMarkFunction, isMarkFunction } from './mark-functions';
 import { containsMarks, maskLeaves, markIf, unmark, unmarkDeep } from './marks';
-import { referenceOf, type Reference } from './references';
+import { parseTemplate } from './parser';
+import { referenceOf, visitExpr, type Reference } from './references';
 import { setProp } from './types';
 import {
   containsUnknown,
@@ -52,7 +54,14 @@ export interface EvalScope {
   path?: { module: string; root: string; cwd: string };
   /** `terraform.workspace` (default "default"). */
   workspace?: string;
+  /** Set while applying: impure functions (`timestamp`, `uuid`, `bcrypt`) are known only then. */
+  applying?: boolean;
+  /** When the plan was made (RFC 3339 or ISO 8601), for `plantimestamp()`; defaults to now. */
+  planTimestamp?: string;
 }
+
+/** One timestamp per process for plans that do not carry their own, so every call agrees. */
+const PROCESS_START = new Date().toISOString();
 
 /** Evaluates one expression. Throws ExpressionError (with the failing span) on errors. */
 export function evaluate(expr: Expr, scope: EvalScope): unknown {
@@ -115,8 +124,83 @@ function iterate(v: unknown, span: Span, what: string): [string | number, unknow
   );
 }
 
+/** The root name a reference starts with, as written (`var`, `local`, `foo` in `foo.bar`). */
+function rootName(r: Reference): string {
+  if (r.kind === 'resource') return r.mode === 'data' ? 'data' : r.type;
+  return r.kind;
+}
+
+/** `line,column` (1-based) of an offset, as Terraform cites template positions. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length},${(before[before.length - 1] ?? '').length + 1}`;
+}
+
+/**
+ * `templatefile`: the template sees only `vars` (and functions, except templatefile itself), as in
+ * Terraform, which checks this before evaluating anything.
+ */
+function renderTemplateFile(
+  scope: EvalScope,
+  text: string,
+  vars: Readonly<Record<string, unknown>>,
+  file: string,
+): unknown {
+  const expr = parseTemplate(text);
+  const names = new Set(Object.keys(vars));
+  visitExpr(
+    expr,
+    {
+      reference(r) {
+        throw new FunctionError(
+          `vars map does not contain key "${rootName(r)}", referenced at ${file}:${lineColumn(text, r.span.start)}-${lineColumn(text, r.span.end).split(',')[1]}`,
+          1,
+        );
+      },
+      call(name) {
+        if (name === 'templatefile')
+          throw new FunctionError('cannot recursively call templatefile from inside templatefile', 0);
+      },
+    },
+    names,
+  );
+  const inner: EvalScope = {
+    resolveReference: () => undefined,
+    variable: () => undefined,
+    local: () => undefined,
+    ...(scope.path ? { path: scope.path } : {}),
+    ...(scope.applying ? { applying: true } : {}),
+    ...(scope.planTimestamp !== undefined ? { planTimestamp: scope.planTimestamp } : {}),
+  };
+  const frame = bind(undefined, Object.entries(vars));
+  return new Evaluator(inner).eval(expr, frame);
+}
+
+/** A function's failure as Terraform reports it: naming the parameter when one argument is to blame. */
+function functionFailure(e: Expr & { type: 'call' }, x: FunctionError): ExpressionError {
+  const param = x.argIndex === undefined ? undefined : paramName(e.name, x.argIndex);
+  const argSpan = x.argIndex !== undefined && !e.expandFinal ? e.args[x.argIndex]?.span : undefined;
+  const message = x.message.endsWith('.') ? x.message : `${x.message}.`;
+  if (param !== undefined)
+    return err(
+      'Invalid function argument',
+      `Invalid value for "${param}" parameter: ${message}`,
+      argSpan ?? e.span,
+    );
+  return err('Error in function call', `Call to function "${e.name}" failed: ${message}`, e.span);
+}
+
 class Evaluator {
   constructor(private readonly scope: EvalScope) {}
+
+  private functionContext(): FunctionContext {
+    const scope = this.scope;
+    return {
+      baseDir: scope.path?.cwd ?? process.cwd(),
+      planTimestamp: scope.planTimestamp ?? PROCESS_START,
+      renderTemplate: (text, vars, file) => renderTemplateFile(scope, text, vars, file),
+    };
+  }
 
   eval(e: Expr, f: Frame | undefined): unknown {
     switch (e.type) {
@@ -150,7 +234,7 @@ class Evaluator {
         return markIf(this.unary(e.op, v, e.operand.span), marked);
       }
       case 'binary':
-        return this.binary(e.op, e.left, e.right, e.span, f);
+        return this.binary(e.op, e.left, e.right, f);
       case 'conditional': {
         const [c, marked] = unmark(this.eval(e.cond, f));
         if (isUnknown(c)) return markIf(UNKNOWN, marked);
@@ -492,7 +576,7 @@ class Evaluator {
     if (e.name === 'try') return this.tryCall(e, f);
     if (e.name === 'can') return this.canCall(e, f);
     if (isMarkFunction(e.name)) {
-      this.checkArity(e, e.args.length, { minArgs: 1, maxArgs: 1 });
+      this.checkArity(e, { minArgs: 1, maxArgs: 1 }, e.args.length);
       return callMarkFunction(e.name, this.eval(e.args[0]!, f));
     }
     const def = lookupFunction(e.name);
@@ -510,11 +594,11 @@ class Evaluator {
       },
       [[], given.marked],
     );
-    this.checkArity(e, args.length, def);
+    this.checkArity(e, def, args.length);
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
-    if (unknown) return markIf(UNKNOWN, marked);
+    if (unknown || (def.impure && !this.scope.applying)) return markIf(UNKNOWN, marked);
     try {
-      return markIf(def.impl(args), marked);
+      return markIf(def.impl(args, this.functionContext()), marked);
     } catch (x) {
       throw this.callError(e, x, marked ? args : []);
     }
@@ -539,39 +623,16 @@ class Evaluator {
     return { args: [...args.slice(0, -1), ...(last as unknown[])], marked, unknown: false };
   }
 
-  private checkArity(e: Expr & { type: 'call' }, n: number, def: { minArgs: number; maxArgs: number }): void {
-    const range = (bound: string): string => (def.maxArgs === def.minArgs ? '' : `${bound} `);
-    if (n < def.minArgs) {
-      throw err(
-        'Not enough function arguments',
-        `Function "${e.name}" expects ${range('at least')}${def.minArgs} argument(s), got ${n}.`,
-        e.span,
-      );
-    }
-    if (n > def.maxArgs) {
-      throw err(
-        'Too many function arguments',
-        `Function "${e.name}" expects ${range('at most')}${def.maxArgs} argument(s), got ${n}.`,
-        e.span,
-      );
-    }
-  }
-
   /** A function's failure as a diagnostic; a reason that quotes a sensitive argument is masked. */
   private callError(e: Expr & { type: 'call' }, x: unknown, sensitiveArgs: unknown[]): unknown {
-    const reason =
-      x instanceof FunctionError
-        ? x.message
-        : x instanceof ExpressionError
-          ? (x.detail ?? x.summary)
-          : undefined;
-    if (reason === undefined) return x;
-    const argIndex = x instanceof FunctionError ? x.argIndex : undefined;
-    const argSpan = argIndex !== undefined && !e.expandFinal ? e.args[argIndex]?.span : undefined;
+    if (x instanceof FunctionError) {
+      return functionFailure(e, new FunctionError(maskLeaves(x.message, sensitiveArgs), x.argIndex));
+    }
+    if (!(x instanceof ExpressionError)) return x;
     return err(
       'Error in function call',
-      `Call to function "${e.name}" failed: ${maskLeaves(reason, sensitiveArgs)}.`,
-      argSpan ?? e.span,
+      `Call to function "${e.name}" failed: ${maskLeaves(x.detail ?? x.summary, sensitiveArgs)}.`,
+      e.span,
     );
   }
 
@@ -587,6 +648,31 @@ class Evaluator {
     } catch (x) {
       if (x instanceof ExpressionError) return false;
       throw x;
+    }
+  }
+
+  /** Terraform's messages: "expects 1 argument(s). Missing value for "str"." / "expects only 2". */
+  private checkArity(
+    e: Expr & { type: 'call' },
+    def: Pick<FunctionDef, 'minArgs' | 'maxArgs'>,
+    count: number,
+  ): void {
+    const sig = SIGNATURES[e.name];
+    const variadic = def.maxArgs !== def.minArgs;
+    if (count < def.minArgs) {
+      const missing = paramName(e.name, count);
+      throw err(
+        'Not enough function arguments',
+        `Function "${e.name}" expects${variadic ? ' at least' : ''} ${sig && !sig.variadic ? sig.params.length : def.minArgs} argument(s).${missing ? ` Missing value for "${missing}".` : ''}`,
+        e.span,
+      );
+    }
+    if (count > def.maxArgs) {
+      throw err(
+        'Too many function arguments',
+        `Function "${e.name}" expects only ${def.maxArgs} argument(s).`,
+        e.args[def.maxArgs]?.span ?? e.span,
+      );
     }
   }
 
@@ -612,7 +698,7 @@ class Evaluator {
   }
 
   /** Operands lose their marks for the operation; the result is sensitive when an operand was. */
-  private binary(op: BinaryOp, le: Expr, re: Expr, span: Span, f: Frame | undefined): unknown {
+  private binary(op: BinaryOp, le: Expr, re: Expr, f: Frame | undefined): unknown {
     if (op === '&&' || op === '||') return this.logical(op, le, re, f);
     const [l, lm] = unmarkDeep(this.eval(le, f));
     const [r, rm] = unmarkDeep(this.eval(re, f));
@@ -637,8 +723,8 @@ class Evaluator {
       `Unsuitable value for right operand of ${op}`,
       rm,
     );
-    if ((op === '/' || op === '%') && b === 0)
-      throw err('Division by zero', `The right operand of "${op}" is zero.`, span);
+    // cty divides big floats: x / 0 is an infinity, and x % 0 is x.
+    if (op === '%' && b === 0) return markIf(a, marked);
     return markIf(applyNumericOp(op, a, b), marked);
   }
 
@@ -653,8 +739,9 @@ class Evaluator {
           `Unsuitable value for left operand of ${op}`,
           lm,
         );
-    // A known left side that decides the result wins even over an unknown right side.
-    if (lb === (op === '||')) return markIf(lb, lm);
+    // A known left side that decides the result skips errors on the right, but, as in Terraform,
+    // an unknown right side still makes the result unknown.
+    if (lb === (op === '||')) return this.decidedLogical(lb, lm, re, f);
     const [r, rm] = unmark(this.eval(re, f));
     const marked = lm || rm;
     const rb = isUnknown(r)
@@ -666,11 +753,18 @@ class Evaluator {
           `Unsuitable value for right operand of ${op}`,
           rm,
         );
-    if (isUnknown(lb) || isUnknown(rb)) {
-      if (rb === (op === '||')) return markIf(rb, marked);
-      return markIf(UNKNOWN, marked);
-    }
+    if (isUnknown(lb) || isUnknown(rb)) return markIf(UNKNOWN, marked);
     return markIf(rb, marked);
+  }
+
+  private decidedLogical(lb: boolean, lm: boolean, re: Expr, f: Frame | undefined): unknown {
+    try {
+      const [r, rm] = unmark(this.eval(re, f));
+      return isUnknown(r) ? markIf(UNKNOWN, lm || rm) : markIf(lb, lm);
+    } catch (x) {
+      if (x instanceof ExpressionError) return markIf(lb, lm);
+      throw x;
+    }
   }
 
   private object(

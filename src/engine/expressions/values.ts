@@ -46,12 +46,14 @@ const NUMBER_RE = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
 export function toNum(v: unknown, what = 'value'): number {
   if (typeof v === 'number') return v;
-  if (typeof v === 'string' && NUMBER_RE.test(v.trim())) return Number(v.trim());
+  if (typeof v === 'string' && NUMBER_RE.test(v)) return Number(v);
   if (v === null || v === undefined)
     throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a number');
   throw new ExpressionError(
     `Invalid ${what}`,
-    typeof v === 'string' ? `cannot convert "${v}" to a number` : `number required, but got ${typeName(v)}`,
+    typeof v === 'string'
+      ? `cannot convert "${v}" to number; given string must be a decimal representation of a number`
+      : `number required, but got ${typeName(v)}`,
   );
 }
 
@@ -110,6 +112,8 @@ export function toSetArray(items: unknown[]): unknown[] {
   for (const it of items) if (!out.some((x) => sameValue(x, it))) out.push(it);
   if (out.every((x) => typeof x === 'string')) return (out as string[]).sort(compareText);
   if (out.every((x) => typeof x === 'number')) return (out as number[]).sort((a, b) => a - b);
+  if (out.every((x) => typeof x === 'boolean'))
+    return (out as boolean[]).sort((a, b) => Number(a) - Number(b));
   return out;
 }
 

@@ -7,36 +7,50 @@ function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
   try {
     return conv(args[i]);
   } catch (e) {
-    if (e instanceof ExpressionError)
-      throw new FunctionError(`invalid value for argument ${i + 1}: ${e.detail ?? e.summary}`, i);
+    if (e instanceof ExpressionError) throw new FunctionError(e.detail ?? e.summary, i);
     throw e;
   }
 }
 
-export const argStr = (args: unknown[], i: number): string => coerce(args, i, (v) => toStr(v));
-export const argNum = (args: unknown[], i: number): number => coerce(args, i, (v) => toNum(v));
-export const argBool = (args: unknown[], i: number): boolean => coerce(args, i, (v) => toBool(v));
+/** cty's wording for an argument that does not convert to its parameter's type. */
+function refuse(v: unknown, i: number, type: 'string' | 'number' | 'bool'): never {
+  if (v === null || v === undefined) throw new FunctionError('argument must not be null', i);
+  if (typeof v === 'string' && type !== 'string') throw new FunctionError(`a ${type} is required`, i);
+  throw new FunctionError(`${type} required`, i);
+}
+
+export const argStr = (args: unknown[], i: number): string =>
+  typeof args[i] === 'object' ? refuse(args[i], i, 'string') : coerce(args, i, (v) => toStr(v));
+export const argNum = (args: unknown[], i: number): number =>
+  typeof args[i] === 'number' ? (args[i] as number) : convertOrRefuse(args, i, 'number', (v) => toNum(v));
+export const argBool = (args: unknown[], i: number): boolean =>
+  typeof args[i] === 'boolean' ? (args[i] as boolean) : convertOrRefuse(args, i, 'bool', (v) => toBool(v));
+
+function convertOrRefuse<T>(args: unknown[], i: number, type: 'number' | 'bool', conv: (v: unknown) => T): T {
+  try {
+    return conv(args[i]);
+  } catch (e) {
+    if (e instanceof ExpressionError) refuse(args[i], i, type);
+    throw e;
+  }
+}
 
 export function argInt(args: unknown[], i: number): number {
   const n = argNum(args, i);
-  if (!Number.isInteger(n))
-    throw new FunctionError(`invalid value for argument ${i + 1}: a whole number is required, got ${n}`, i);
+  if (!Number.isInteger(n)) throw new FunctionError(`a whole number is required, got ${n}`, i);
   return n;
 }
 
 export function argList(args: unknown[], i: number): unknown[] {
   const v = args[i];
   if (Array.isArray(v)) return v;
-  throw new FunctionError(`invalid value for argument ${i + 1}: list required, but got ${typeName(v)}`, i);
+  throw new FunctionError(`list of any single type required, but got ${typeName(v)}`, i);
 }
 
 export function argObject(args: unknown[], i: number): ValueObject {
   const v = args[i];
   if (isObjectValue(v)) return v;
-  throw new FunctionError(
-    `invalid value for argument ${i + 1}: map or object required, but got ${typeName(v)}`,
-    i,
-  );
+  throw new FunctionError(`map or object required, but got ${typeName(v)}`, i);
 }
 
 /**

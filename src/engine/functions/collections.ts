@@ -40,8 +40,8 @@ function lookup(args: unknown[]): unknown {
 function element(args: unknown[]): unknown {
   const list = argList(args, 0);
   const idx = argInt(args, 1);
-  if (list.length === 0) throw new FunctionError('cannot use element function with an empty list', 0);
-  if (idx < 0) throw new FunctionError('cannot use element function with a negative index', 1);
+  if (list.length === 0) throw new FunctionError('cannot use element function with an empty list');
+  if (idx < 0) throw new FunctionError('cannot use element function with a negative index');
   return list[idx % list.length];
 }
 
@@ -85,18 +85,57 @@ function range(args: unknown[]): number[] {
 }
 
 function slice(list: unknown[], start: number, end: number): unknown[] {
-  if (start < 0 || end > list.length || start > end) {
-    throw new FunctionError(`invalid slice indices [${start}:${end}] for a list of ${list.length} elements`);
-  }
+  if (start < 0) throw new FunctionError('start index must not be less than zero', 1);
+  if (end > list.length)
+    throw new FunctionError('end index must not be greater than the length of the list', 2);
+  if (start > end) throw new FunctionError('start index must not be greater than end index', 1);
   return list.slice(start, end);
 }
 
 function chunklist(list: unknown[], size: number): unknown[][] {
-  if (size < 0) throw new FunctionError('the size argument must be positive', 1);
+  if (size < 0) throw new FunctionError('the size argument must be positive');
   if (size === 0) return [list];
   const out: unknown[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
+}
+
+/** `matchkeys`: the values whose key at the same index is in the search set. */
+function matchkeys(values: unknown[], keys: unknown[], search: unknown[]): unknown[] {
+  if (values.length !== keys.length) throw new FunctionError('length of keys and values should be equal');
+  return values.filter((_, i) => search.some((x) => sameValue(x, keys[i])));
+}
+
+/** Every combination taking one element from each list, in order (the first list varies slowest). */
+function setproduct(lists: unknown[][]): unknown[][] {
+  if (lists.length < 2) throw new FunctionError('at least two arguments are required');
+  return lists.reduce<unknown[][]>((acc, l) => acc.flatMap((prefix) => l.map((x) => [...prefix, x])), [[]]);
+}
+
+/** `transpose`: a map of lists of strings turned inside out, keys sorted within each list. */
+function transpose(m: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, list] of sortedEntries(m)) {
+    if (!Array.isArray(list)) throw new FunctionError(`input must be a map of lists of strings`, 0);
+    for (const v of list) {
+      if (v === null) throw new FunctionError('input must not contain null list elements', 0);
+      const key = toStr(v);
+      const prev = Object.prototype.hasOwnProperty.call(out, key) ? out[key]! : [];
+      setProp(out, key, [...prev, k]);
+    }
+  }
+  for (const k of Object.keys(out)) out[k]!.sort();
+  return out;
+}
+
+/** A list converted to list(bool), as alltrue/anytrue declare their parameter; null stays null. */
+function bools(list: unknown[]): (boolean | null)[] {
+  return list.map((x, i) => {
+    if (x === null) return null;
+    if (x === true || x === 'true') return true;
+    if (x === false || x === 'false') return false;
+    throw new FunctionError(`element ${i}: bool required`, 0);
+  });
 }
 
 function allSets(args: unknown[]): unknown[][] {
@@ -179,18 +218,16 @@ export const collectionFunctions: FunctionTable = {
     (a) => {
       const l = argList(a, 0);
       if (l.length > 1)
-        throw new FunctionError(
-          `must be a list, set, or tuple value with either zero or one elements, not ${l.length}`,
-        );
+        throw new FunctionError('must be a list, set, or tuple value with either zero or one elements', 0);
       return l.length === 0 ? null : l[0];
     },
     'shallow',
   ),
-  alltrue: fixed(1, (a) => argList(a, 0).every((x) => x === true || x === 'true')),
-  anytrue: fixed(1, (a) => argList(a, 0).some((x) => x === true || x === 'true')),
+  alltrue: fixed(1, (a) => bools(argList(a, 0)).every((x) => x === true)),
+  anytrue: fixed(1, (a) => bools(argList(a, 0)).some((x) => x === true)),
   sum: fixed(1, (a) => {
     const l = argList(a, 0);
-    if (l.length === 0) throw new FunctionError('cannot sum an empty list');
+    if (l.length === 0) throw new FunctionError('cannot sum an empty list', 0);
     return l.reduce<number>((acc, _, i) => acc + argNum(l, i), 0);
   }),
   range: between(1, 3, range),
@@ -200,6 +237,9 @@ export const collectionFunctions: FunctionTable = {
     const [first = [], ...rest] = allSets(a);
     return toSetArray(first.filter((x) => rest.every((s) => s.some((y) => sameValue(x, y)))));
   }),
+  matchkeys: fixed(3, (a) => matchkeys(argList(a, 0), argList(a, 1), argList(a, 2))),
+  setproduct: between(1, Infinity, (a) => setproduct(allSets(a))),
+  transpose: fixed(1, (a) => transpose(argObject(a, 0))),
   setsubtract: fixed(2, (a) => {
     const [x, y] = allSets(a) as [unknown[], unknown[]];
     return toSetArray(x.filter((v) => !y.some((w) => sameValue(v, w))));

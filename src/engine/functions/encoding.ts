@@ -1,7 +1,10 @@
+import { gzipSync } from 'node:zlib';
 import { base64Encode } from '../../hcl/functions';
 import { isObjectValue, sortedEntries } from '../expressions/values';
 import { argStr } from './args';
+import { csvDecode } from './csv';
 import { fixed, FunctionError, type FunctionTable } from './registry';
+import { textDecodeBase64, textEncodeBase64 } from './text-encoding';
 
 /**
  * JSON as Terraform's jsonencode writes it: object keys sorted, no spaces, and `<`, `>`, `&`,
@@ -62,4 +65,9 @@ export const encodingFunctions: FunctionTable = {
   base64encode: fixed(1, (a) => base64Encode(argStr(a, 0))),
   base64decode: fixed(1, (a) => base64Decode(argStr(a, 0))),
   urlencode: fixed(1, (a) => urlEncode(argStr(a, 0))),
+  // Go's gzip and Node's zlib compress differently, so the bytes (not the content) differ from Terraform's.
+  base64gzip: fixed(1, (a) => gzipSync(Buffer.from(argStr(a, 0), 'utf8')).toString('base64')),
+  csvdecode: fixed(1, (a) => csvDecode(argStr(a, 0))),
+  textencodebase64: fixed(2, (a) => textEncodeBase64(argStr(a, 0), argStr(a, 1))),
+  textdecodebase64: fixed(2, (a) => textDecodeBase64(argStr(a, 0), argStr(a, 1))),
 };

@@ -6,11 +6,15 @@ import { collectionFunctions } from './collections';
 import { conversionFunctions } from './conversion';
 import { cryptoFunctions } from './crypto';
 import { encodingFunctions } from './encoding';
+import { filesystemFunctions } from './filesystem';
+import { networkFunctions } from './network';
 import { numericFunctions } from './numeric';
 import type { FunctionDef, FunctionTable } from './registry';
 import { stringFunctions } from './strings';
+import { timeFunctions } from './time';
+import { yamlFunctions } from './yaml';
 
-export { FunctionError, type FunctionDef, type FunctionTable } from './registry';
+export { FunctionError, type FunctionContext, type FunctionDef, type FunctionTable } from './registry';
 export { jsonEncode } from './encoding';
 export { formatString } from './format';
 
@@ -21,6 +25,10 @@ export const FUNCTIONS: Readonly<FunctionTable> = Object.freeze({
   ...encodingFunctions,
   ...cryptoFunctions,
   ...conversionFunctions,
+  ...filesystemFunctions,
+  ...networkFunctions,
+  ...timeFunctions,
+  ...yamlFunctions,
 });
 
 /**

@@ -1,4 +1,5 @@
-import { argInt, argNum, argStr } from './args';
+import { argInt, argNum } from './args';
+import { typeName } from '../expressions/values';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 
 function extreme(args: unknown[], pick: (a: number, b: number) => number): number {
@@ -33,7 +34,18 @@ export const numericFunctions: FunctionTable = {
   ceil: fixed(1, (a) => Math.ceil(argNum(a, 0))),
   floor: fixed(1, (a) => Math.floor(argNum(a, 0))),
   pow: fixed(2, (a) => Math.pow(argNum(a, 0), argNum(a, 1))),
-  signum: fixed(1, (a) => Math.sign(argNum(a, 0))),
+  signum: fixed(1, (a) => {
+    const n = argNum(a, 0);
+    if (!Number.isInteger(n))
+      throw new FunctionError(
+        'value must be a whole number, between -9223372036854775808 and 9223372036854775807',
+      );
+    return Math.sign(n);
+  }),
   log: fixed(2, (a) => Math.log(argNum(a, 0)) / Math.log(argNum(a, 1))),
-  parseint: fixed(2, (a) => parseInt_(argStr(a, 0), argInt(a, 1))),
+  parseint: fixed(2, (a) => {
+    if (typeof a[0] !== 'string')
+      throw new FunctionError(`first argument must be a string, not ${typeName(a[0])}`, 0);
+    return parseInt_(a[0], argInt(a, 1));
+  }),
 };

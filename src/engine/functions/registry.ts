@@ -16,6 +16,16 @@ export class FunctionError extends Error {
   }
 }
 
+/** What a function may need beyond its arguments: where files are, and whether this is the apply. */
+export interface FunctionContext {
+  /** Where relative file paths resolve: Terraform's working directory, the stack's directory. */
+  baseDir: string;
+  /** The plan's timestamp (RFC 3339), for `plantimestamp()`. */
+  planTimestamp: string;
+  /** Renders a template file's text with `vars` as the only names in scope (`templatefile`). */
+  renderTemplate(text: string, vars: Readonly<Record<string, unknown>>, file: string): unknown;
+}
+
 export interface FunctionDef {
   /** Fewest and most arguments (Infinity for variadic functions). */
   minArgs: number;
@@ -26,24 +36,27 @@ export interface FunctionDef {
    * passed to the implementation, which keeps them in place (e.g. `concat`, `length`, `merge`).
    */
   unknowns?: 'deep' | 'shallow';
-  impl(args: unknown[]): unknown;
+  /**
+   * Impure functions (`timestamp`, `uuid`, `bcrypt`) return a different value on every call, so, as in
+   * Terraform, their result is unknown while planning and only known during apply.
+   */
+  impure?: boolean;
+  impl(args: unknown[], ctx: FunctionContext): unknown;
 }
 
 export type FunctionTable = Record<string, FunctionDef>;
 
-export function fixed(
-  n: number,
-  impl: (args: unknown[]) => unknown,
-  unknowns?: 'deep' | 'shallow',
-): FunctionDef {
+type Impl = FunctionDef['impl'];
+
+export function fixed(n: number, impl: Impl, unknowns?: 'deep' | 'shallow'): FunctionDef {
   return { minArgs: n, maxArgs: n, impl, ...(unknowns ? { unknowns } : {}) };
 }
 
-export function between(
-  min: number,
-  max: number,
-  impl: (args: unknown[]) => unknown,
-  unknowns?: 'deep' | 'shallow',
-): FunctionDef {
+export function between(min: number, max: number, impl: Impl, unknowns?: 'deep' | 'shallow'): FunctionDef {
   return { minArgs: min, maxArgs: max, impl, ...(unknowns ? { unknowns } : {}) };
+}
+
+/** Marks a function impure (see `FunctionDef.impure`). */
+export function impure(def: FunctionDef): FunctionDef {
+  return { ...def, impure: true };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../hcl/functions';
 import { argInt, argList, argStr } from './args';
 import { formatString } from './format';
+import { regex, regexall, replaceRegex } from './regex';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 import { isUnknown, toStr, UNKNOWN } from '../expressions/values';
 
@@ -16,43 +17,35 @@ function substr(s: string, offset: number, length: number): string {
   const cs = chars(s);
   let start = offset < 0 ? cs.length + offset : offset;
   if (start < 0) start = 0;
-  if (start > cs.length) throw new FunctionError('offset is out of range for the given string');
+  if (start > cs.length) return '';
   const end = length < 0 ? cs.length : Math.min(cs.length, start + length);
   return cs.slice(start, end).join('');
 }
 
-/** A `/pattern/` substring makes replace() use a regular expression with `$1` / `${1}` references. */
+/** A `/pattern/` substring makes replace() use an RE2 regular expression with `$1` / `${name}` references. */
 function replace(s: string, search: string, repl: string): string {
-  if (search.length >= 2 && search.startsWith('/') && search.endsWith('/')) {
-    let re: RegExp;
-    try {
-      re = new RegExp(translateRegex(search.slice(1, -1)), 'gu');
-    } catch (e) {
-      throw new FunctionError(`invalid regular expression ${search}: ${(e as Error).message}`);
-    }
-    const jsRepl = repl.replace(
-      /\$(?:(\$)|\{(\w+)\}|(\w+))/g,
-      (_, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
-        if (dollar) return '$$';
-        const name = (braced ?? bare)!;
-        return /^\d+$/.test(name) ? `$${name}` : `$<${name}>`;
-      },
-    );
-    return s.replace(re, jsRepl);
-  }
-  if (search === '') throw new FunctionError('the substring to replace must not be empty');
+  if (search.length >= 2 && search.startsWith('/') && search.endsWith('/'))
+    return replaceRegex(s, search.slice(1, -1), repl);
+  // Go's strings.Replace puts the replacement at every rune boundary when the search is empty.
+  if (search === '') return repl + chars(s).join(repl) + repl;
   return s.split(search).join(repl);
 }
 
-/** RE2 spells named groups `(?P<name>...)` and inline flags `(?i)`; JS needs `(?<name>...)` and no inline flags. */
-function translateRegex(re: string): string {
-  if (/\(\?[imsU]+\)/.test(re))
-    throw new FunctionError('inline regular expression flags such as (?i) are not supported');
-  return re.replace(/\(\?P</g, '(?<');
+/** Go's strings.Title word boundaries: ASCII other than letters, digits and `_`, and spaces. */
+function isSeparator(c: string): boolean {
+  if (c.charCodeAt(0) < 0x80) return !/[A-Za-z0-9_]/.test(c);
+  return /\s/u.test(c);
 }
 
 function title(s: string): string {
-  return s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+  let prev = ' ';
+  return chars(s)
+    .map((c) => {
+      const out = isSeparator(prev) ? upper(c) : c;
+      prev = c;
+      return out;
+    })
+    .join('');
 }
 
 export const stringFunctions: FunctionTable = {
@@ -74,6 +67,8 @@ export const stringFunctions: FunctionTable = {
   strcontains: fixed(2, (a) => argStr(a, 0).includes(argStr(a, 1))),
   substr: fixed(3, (a) => substr(argStr(a, 0), argInt(a, 1), argInt(a, 2))),
   replace: fixed(3, (a) => replace(argStr(a, 0), argStr(a, 1), argStr(a, 2))),
+  regex: fixed(2, (a) => regex(argStr(a, 0), argStr(a, 1))),
+  regexall: fixed(2, (a) => regexall(argStr(a, 0), argStr(a, 1))),
   split: fixed(2, (a) => argStr(a, 1).split(argStr(a, 0))),
   join: between(
     2,
@@ -96,7 +91,10 @@ export const stringFunctions: FunctionTable = {
     },
     'shallow',
   ),
-  format: between(1, Infinity, (a) => formatString(argStr(a, 0), a.slice(1))),
+  // Terraform's format gives an unknown result when an argument is null.
+  format: between(1, Infinity, (a) =>
+    a.slice(1).some((x) => x === null) ? UNKNOWN : formatString(argStr(a, 0), a.slice(1)),
+  ),
   formatlist: between(1, Infinity, (a) => {
     const fmt = argStr(a, 0);
     const rest = a.slice(1);

@@ -105,6 +105,7 @@ export function createPlanContext(
       createStackScope({
         config,
         variables,
+        planTimestamp: plan.createdAt,
         resolveReference: (ref) =>
           book.resolve(`${ref.mode === 'data' ? 'data.' : ''}${ref.type}.${ref.name}`),
       }),

@@ -74,7 +74,7 @@ describe('input variables', () => {
   it('reports missing, mistyped, non-nullable and invalid values together', () => {
     expect(message(() => resolveVariables(config, {}))).toMatch(/var\.token: No value for required variable/);
     expect(message(() => resolveVariables(config, { raw: { token: 'abcd', replicas: 'many' } }))).toBe(
-      'var.replicas: Invalid value for variable: cannot convert "many" to a number (the variable\'s type is number)',
+      'var.replicas: Invalid value for variable: cannot convert "many" to number; given string must be a decimal representation of a number (the variable\'s type is number)',
     );
     expect(message(() => resolveVariables(config, { values: { token: null } }))).toMatch(
       /not nullable, but null was given/,

@@ -132,9 +132,9 @@ describe('parseStackConfig on a synthesized stack', () => {
 
 describe('configuration errors name the block, construct path and attribute', () => {
   it('reports an unknown function', () => {
-    const json = withResource('sched_job', 'web', { jobspec: '${yamlencode({a = 1})}' });
+    const json = withResource('sched_job', 'web', { jobspec: '${nosuchfunc({a = 1})}' });
     expect(errorsOf(json)).toEqual([
-      'sched_job.web (stack/web), attribute jobspec: Call to unknown function "yamlencode" (in "${yamlencode({a = 1})}")',
+      'sched_job.web (stack/web), attribute jobspec: Call to unknown function "nosuchfunc" (in "${nosuchfunc({a = 1})}")',
     ]);
   });
 
@@ -234,7 +234,7 @@ describe('configuration errors name the block, construct path and attribute', ()
   it('checks variable defaults against their type', () => {
     const [msg] = errorsOf({ variable: { n: { type: 'number', default: 'many' } } });
     expect(msg).toBe(
-      'var.n, attribute default: Invalid default value for variable: cannot convert "many" to a number (type number)',
+      'var.n, attribute default: Invalid default value for variable: cannot convert "many" to number; given string must be a decimal representation of a number (type number)',
     );
   });
 

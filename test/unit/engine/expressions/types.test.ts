@@ -35,7 +35,7 @@ describe('type constraints', () => {
     expect(convertToType([{ name: 'api', extra: true }], t)).toEqual([{ name: 'api', port: 80, tags: null }]);
     expect(() => convertToType([{ port: 1 }], t)).toThrow(/at \[0\]: attribute "name" is required/);
     expect(() => convertToType([{ name: 'x', port: 'high' }], t)).toThrow(
-      /at \[0\]\["port"\]: cannot convert "high" to a number/,
+      /at \[0\]\["port"\]: cannot convert "high" to number/,
     );
   });
 });

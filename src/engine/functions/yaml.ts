@@ -1,0 +1,93 @@
+/**
+ * `yamlencode` / `yamldecode`. Terraform's YAML comes from go-yaml v3 through cty: strings and keys
+ * double-quoted, multi-line strings as literal blocks, sequences not indented under their key, and a
+ * `...` document end after a bare non-string scalar. The `yaml` package reproduces that with these
+ * node styles; numbers are printed as Terraform prints them (no exponent for large integers).
+ */
+import { Document, isPair, isScalar, parseAllDocuments, Scalar, visit } from 'yaml';
+import { isObjectValue, sortedEntries } from '../expressions/values';
+import { argStr } from './args';
+import { fixed, FunctionError, type FunctionTable } from './registry';
+
+/** Objects with keys in lexical order, as cty hands them to go-yaml. */
+function sortedDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedDeep);
+  if (isObjectValue(v)) {
+    const out = new Map<string, unknown>();
+    for (const [k, x] of sortedEntries(v)) out.set(k, sortedDeep(x));
+    return out;
+  }
+  return v;
+}
+
+function styled(doc: Document): void {
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string')
+        node.type = node.value.includes('\n') ? Scalar.BLOCK_LITERAL : Scalar.QUOTE_DOUBLE;
+      // Large whole numbers print in full (as Terraform does), not with an exponent.
+      else if (typeof node.value === 'number' && Number.isInteger(node.value) && Math.abs(node.value) >= 1e21)
+        node.value = BigInt(node.value);
+    },
+    Pair(_, pair) {
+      if (isPair(pair) && isScalar(pair.key)) pair.key.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+}
+
+/** go-yaml indents a top-level literal block by two spaces; the yaml package does not indent it. */
+function rootBlock(s: string): string {
+  const chomp = s.endsWith('\n') ? '' : '-';
+  const body = s.endsWith('\n') ? s.slice(0, -1) : s;
+  const indent = /^ /.test(body) ? '2' : '';
+  return `|${indent}${chomp}\n${body
+    .split('\n')
+    .map((l) => (l === '' ? '' : `  ${l}`))
+    .join('\n')}\n`;
+}
+
+export function yamlEncode(v: unknown): string {
+  if (typeof v === 'number' && !Number.isFinite(v))
+    throw new FunctionError('cannot encode an infinite number as YAML');
+  if (typeof v === 'string' && v.includes('\n')) return rootBlock(v);
+  const doc = new Document(sortedDeep(v));
+  styled(doc);
+  const text = doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
+  const bareScalar = v === null || typeof v === 'number' || typeof v === 'boolean';
+  return bareScalar ? `${text}...\n` : text;
+}
+
+/** Plain JSON-shaped values; YAML-only node kinds Terraform cannot represent are refused. */
+function plain(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of v) out[typeof k === 'string' ? k : String(k)] = plain(x);
+    return out;
+  }
+  if (isObjectValue(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  if (typeof v === 'bigint') return Number(v);
+  return v ?? null;
+}
+
+export function yamlDecode(text: string): unknown {
+  if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document');
+  // go-yaml resolves YAML 1.1 scalars (`yes`, `on`, `y` are booleans) and lets a repeated key win.
+  const docs = parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
+  if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream');
+  if (docs.length === 0) return null;
+  if (docs.length > 1) throw new FunctionError('on line 1, column 1: unexpected extra content after value');
+  const doc = docs[0]!;
+  const problem = doc.errors[0];
+  if (problem)
+    throw new FunctionError(
+      `on line ${problem.linePos?.[0].line ?? 1}, column ${problem.linePos?.[0].col ?? 1}: ${problem.message.split('\n')[0]}`,
+    );
+  return plain(doc.toJS({ mapAsMap: true }));
+}
+
+export const yamlFunctions: FunctionTable = {
+  yamlencode: fixed(1, ([v]) => yamlEncode(v)),
+  yamldecode: fixed(1, (a) => yamlDecode(argStr(a, 0))),
+};
