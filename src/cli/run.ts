@@ -12,6 +12,7 @@ import { planCommand } from './plan';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
 import { terraformMirrorCommand } from './terraform-mirror';
+import { workspaceCommand } from './workspace';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('cdktf-sched')
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIO): Command {
     deployCommand(io),
     destroyCommand(io),
     importCommand(io),
+    workspaceCommand(io),
     refreshCommand(io),
     stateCommand(io),
     outputCommand(io),

@@ -10,6 +10,8 @@ import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-tar
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { loadStackConfig } from '../engine/config';
+import { parseBackend } from '../engine/state/backends';
+import { workspaceOf } from '../engine/stack-state';
 import type { PlanOptions } from '../engine/plan/plan';
 import { ExitCode, type CliIO } from './io';
 
@@ -19,6 +21,7 @@ export interface StackOptions {
   synth?: boolean;
   devAgent?: boolean;
   var?: string[];
+  workspace?: string;
 }
 
 export function addStackOptions(cmd: Command): Command {
@@ -27,6 +30,10 @@ export function addStackOptions(cmd: Command): Command {
     .option('--stack <name>', 'the stack to work on (default: every stack, in order)')
     .option('--no-synth', 'use cdktf.out as it is instead of running the app first')
     .option('--no-dev-agent', 'never start the embedded dev agent, even when no address is set')
+    .option(
+      '--workspace <name>',
+      'the workspace (default: TF_WORKSPACE, else the selected one, else "default")',
+    )
     .option(
       '--var <name=value>',
       'set an input variable (repeatable)',
@@ -78,6 +85,8 @@ export interface StackRun {
   project: Project;
   stacks: SynthesizedStack[];
   env: CliIO['env'];
+  /** The workspace every stack of the run works in. */
+  workspace: string;
   dev?: DevTarget;
   close(): Promise<void>;
 }
@@ -92,6 +101,9 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
   let env = io.env;
   const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
   checkDeclared(o.var, configs);
+  // Backends this engine cannot use are refused before anything starts, locks or changes.
+  stacks.forEach((s, i) => parseBackend(configs[i]!.backend, io.env, s.name));
+  const workspace = await workspaceOf(project, io.env, o.workspace);
   if (o.devAgent !== false) {
     if (needsDevAgent(configs, env)) {
       dev = await startDevTarget(project.dir, env, log);
@@ -102,6 +114,7 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
     project,
     stacks,
     env,
+    workspace,
     ...(dev ? { dev } : {}),
     close: async () => {
       await dev?.stop();
@@ -135,6 +148,7 @@ export async function withStack<T>(
   const session = await openStack(run.project, stack, {
     operation,
     env: run.env,
+    workspace: run.workspace,
     log: (l) => void io.stderr.write(`${l}\n`),
   });
   try {

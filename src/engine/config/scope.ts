@@ -79,7 +79,9 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
       }
     },
     ...(opts.path ? { path: opts.path } : {}),
-    ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
+    ...((opts.workspace ?? opts.config.workspace) !== undefined
+      ? { workspace: opts.workspace ?? opts.config.workspace }
+      : {}),
   };
   return scope;
 }
