@@ -54,9 +54,9 @@ async function onCluster(id: string): Promise<boolean> {
 
 test('kill -9 during an apply, then a re-apply completes without losing or repeating work', async () => {
   const jobs: Record<string, unknown> = {};
-  // Each allocation takes ~400 ms to start (40s at time scale 0.01), so the apply runs for a while.
+  // Each allocation takes ~1 s to start (100s at time scale 0.01), so the apply runs for a while.
   for (const id of ids)
-    jobs[id] = withPath('app', id, { jobspec: jobspec(id, { driverConfig: { start_block_for: '40s' } }) });
+    jobs[id] = withPath('app', id, { jobspec: jobspec(id, { driverConfig: { start_block_for: '100s' } }) });
   p.writeStack('app', stackJson({ resource: { sched_job: jobs } }));
 
   const run = spawnCli(p, ['deploy', '--no-synth', '--auto-approve', '--parallelism', '2']);
