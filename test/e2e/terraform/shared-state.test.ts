@@ -15,9 +15,9 @@ const PG_MISSING = postgresMissing();
 if (!TERRAFORM) console.warn('skipping terraform/cdktf-sched shared state tests: no terraform on PATH');
 else if (PG_MISSING) console.warn(`skipping the pg half of the shared state tests: ${PG_MISSING}`);
 
-/** Long deadlines so a job that takes its time to start does not fail its deployment. */
+/** A job that takes ~3 s to start (at the agent's time scale), with deadlines long enough for it. */
 const SLOW = {
-  driverConfig: { start_block_for: '800s' },
+  driverConfig: { start_block_for: '300s' },
   update: { HealthyDeadline: 3600e9, ProgressDeadline: 7200e9 },
 };
 
@@ -51,6 +51,16 @@ const SLOW = {
     fs.writeFileSync(path.join(tf.dir, 'main.tf.json'), JSON.stringify(forTerraform, null, 2));
   }
 
+  async function onCluster(id: string): Promise<boolean> {
+    try {
+      await p.agent.sched.jobs.read(id, { namespace: 'default' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Each tool after the other plans no changes, each is refused while the other holds the lock. */
   async function roundTrip(backend: Record<string, unknown>, tag: string): Promise<void> {
     writeBoth(backend, { a: jobspec(`${tag}-a`) });
     const ours = await p.cli(['deploy', '--no-synth', '--auto-approve']);
@@ -58,49 +68,33 @@ const SLOW = {
     await tf.run(['init', '-input=false', '-no-color', '-reconfigure']);
     // terraform after us: nothing to do.
     await tf.run(['plan', '-input=false', '-no-color', '-detailed-exitcode'], [0]);
-    // terraform adds a job; we after terraform: nothing to do.
-    writeBoth(backend, { a: jobspec(`${tag}-a`), b: jobspec(`${tag}-b`) });
-    await tf.run(['apply', '-input=false', '-no-color', '-auto-approve']);
-    const plan = await p.cli(['plan', '--no-synth', '--detailed-exitcode']);
-    expect(plan.stdout).toContain('No changes.');
-    expect(plan.code).toBe(0);
 
-    // terraform holds the lock (waiting for a slow deployment): we are refused.
-    writeBoth(backend, { a: jobspec(`${tag}-a`), b: jobspec(`${tag}-b`), c: jobspec(`${tag}-c`, SLOW) });
+    // terraform adds a job that takes a while to start: while it holds the lock, we are refused.
+    writeBoth(backend, { a: jobspec(`${tag}-a`), b: jobspec(`${tag}-b`, SLOW) });
     const tfApply = tf.run(['apply', '-input=false', '-no-color', '-auto-approve']);
-    await until(async () => {
-      try {
-        await p.agent.sched.jobs.read(`${tag}-c`, { namespace: 'default' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 60_000);
+    await until(() => onCluster(`${tag}-b`), 60_000);
     const refused = await p.cli(['plan', '--no-synth']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/locked/);
     await tfApply;
+    // We after terraform: nothing to do.
+    const plan = await p.cli(['plan', '--no-synth', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
 
-    // We hold the lock (waiting for a slow deployment): terraform is refused.
+    // We add a job that takes a while to start: while we hold the lock, terraform is refused.
     writeBoth(backend, {
       a: jobspec(`${tag}-a`),
-      b: jobspec(`${tag}-b`),
-      c: jobspec(`${tag}-c`, SLOW),
-      d: jobspec(`${tag}-d`, SLOW),
+      b: jobspec(`${tag}-b`, SLOW),
+      // ~8 s: long enough for terraform to start and meet our lock.
+      c: jobspec(`${tag}-c`, { ...SLOW, driverConfig: { start_block_for: '800s' } }),
     });
     const ourApply = spawnCli(p, ['deploy', '--no-synth', '--auto-approve']);
-    await until(async () => {
-      try {
-        await p.agent.sched.jobs.read(`${tag}-d`, { namespace: 'default' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 60_000);
-    const tfRefused = await tf.run(['plan', '-input=false', '-no-color'], [1]);
+    await until(() => onCluster(`${tag}-c`), 60_000);
+    const tfRefused = await tf.run(['plan', '-input=false', '-no-color', '-lock-timeout=0s'], [1]);
     expect(tfRefused.stderr).toMatch(/Error acquiring the state lock/);
     expect(await ourApply.exited).toBe(0);
-    await tf.run(['plan', '-input=false', '-no-color', '-detailed-exitcode'], [0]);
+    expect((await p.cli(['plan', '--no-synth', '--detailed-exitcode'])).code).toBe(0);
   }
 
   test('local backend: terraform and cdktf-sched take turns on one state file and lock each other out', async () => {
