@@ -116,6 +116,24 @@ function who(): string {
   return `${user}@${hostname()}`;
 }
 
+/** A new lock's LockInfo (Terraform's fields plus pid and host), for every backend. */
+export function newLockInfo(
+  req: { operation: string; info?: string; version?: string },
+  path: string,
+): LockInfo {
+  return {
+    ID: randomUUID(),
+    Operation: req.operation,
+    Info: req.info ?? '',
+    Who: who(),
+    Version: req.version ?? '',
+    Created: new Date().toISOString(),
+    Path: path,
+    Pid: process.pid,
+    Hostname: hostname(),
+  };
+}
+
 /** Reads the lock file; undefined when there is none, `null` when it exists but cannot be parsed. */
 export async function readLock(statePath: string): Promise<LockInfo | null | undefined> {
   let text: string;
@@ -229,17 +247,7 @@ async function takeInfoFile(
   opts: AcquireOptions,
   file: OsFileLock | undefined,
 ): Promise<StateLock> {
-  const info: LockInfo = {
-    ID: randomUUID(),
-    Operation: opts.operation,
-    Info: opts.info ?? '',
-    Who: who(),
-    Version: opts.version ?? '',
-    Created: new Date().toISOString(),
-    Path: statePath,
-    Pid: process.pid,
-    Hostname: hostname(),
-  };
+  const info = newLockInfo(opts, statePath);
   const content = `${JSON.stringify(info)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await createExclusive(path, content)) {

@@ -11,7 +11,16 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { StateFile } from '../../../src/engine/state';
 import { postgresMissing, startPostgres, type PostgresServer } from '../../helpers/postgres';
-import { createProject, jobspec, spawnCli, stackJson, until, withPath, type Project } from './helpers';
+import {
+  createProject,
+  onCluster as isOnCluster,
+  jobspec,
+  spawnCli,
+  stackJson,
+  until,
+  withPath,
+  type Project,
+} from './helpers';
 
 const missing = postgresMissing();
 if (missing) console.warn(`skipping the pg backend tests: ${missing}`);
@@ -62,14 +71,7 @@ maybe('pg backend', () => {
     return new Map(r.rows.map((x) => [x.name, StateFile.parse(x.data)]));
   }
 
-  async function onCluster(id: string): Promise<boolean> {
-    try {
-      await p.agent.sched.jobs.read(id, { namespace: 'default' });
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  const onCluster = (id: string): Promise<boolean> => isOnCluster(p.agent, id);
 
   test('deploy keeps the state in PostgreSQL only; a fresh copy of the app plans no changes', async () => {
     writeApp(['web']);

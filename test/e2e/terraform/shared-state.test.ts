@@ -7,7 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { postgresMissing, startPostgres, type PostgresServer } from '../../helpers/postgres';
-import { createProject, jobspec, spawnCli, stackJson, until, withPath, type Project } from '../cli/helpers';
+import {
+  createProject,
+  onCluster as isOnCluster,
+  jobspec,
+  spawnCli,
+  stackJson,
+  until,
+  withPath,
+  type Project,
+} from '../cli/helpers';
 import { createWorkspace, findTerraform, type Workspace } from './harness';
 
 const TERRAFORM = findTerraform();
@@ -47,18 +56,13 @@ const SLOW = {
     const base = stackJson({ resource: { sched_job: resources } });
     const config = { ...base, terraform: { ...(base['terraform'] as object), backend } };
     p.writeStack('app', config);
-    const { '//': _meta, ...forTerraform } = config;
+    // terraform has no use for cdktf's metadata block.
+    const forTerraform: Record<string, unknown> = { ...config };
+    delete forTerraform['//'];
     fs.writeFileSync(path.join(tf.dir, 'main.tf.json'), JSON.stringify(forTerraform, null, 2));
   }
 
-  async function onCluster(id: string): Promise<boolean> {
-    try {
-      await p.agent.sched.jobs.read(id, { namespace: 'default' });
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  const onCluster = (id: string): Promise<boolean> => isOnCluster(p.agent, id);
 
   /** Each tool after the other plans no changes, each is refused while the other holds the lock. */
   async function roundTrip(backend: Record<string, unknown>, tag: string): Promise<void> {

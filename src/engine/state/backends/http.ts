@@ -4,10 +4,9 @@
  * lock_address/unlock_address with Terraform's LockInfo as the body, 423 or 409 meaning "held".
  * While locked, writes carry `?ID=<lock id>` as terraform's do. No workspaces: only `default`.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
+import { createHash } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
-import { LockInfoSchema, type LockInfo } from '../lock';
+import { LockInfoSchema, newLockInfo, type LockInfo } from '../lock';
 import type { HttpBackendConfig } from './config';
 import { SerialGuard } from './serial-guard';
 import {
@@ -91,29 +90,13 @@ function statusError(what: string, url: string, status: number): BackendError {
   return new BackendError(`http backend: ${what} at ${shown(url)}: ${why}`);
 }
 
-function who(): string {
-  try {
-    return `${userInfo().username}@${hostname()}`;
-  } catch {
-    return `unknown@${hostname()}`;
-  }
-}
-
 async function takeLock(
   client: HttpClient,
   cfg: HttpBackendConfig,
   req: LockRequest,
 ): Promise<LockInfo | undefined> {
   if (!cfg.lockAddress) return undefined;
-  const info: LockInfo = {
-    ID: randomUUID(),
-    Operation: req.operation,
-    Info: req.info ?? '',
-    Who: who(),
-    Version: req.version ?? '',
-    Created: new Date().toISOString(),
-    Path: '',
-  };
+  const info = newLockInfo(req, '');
   const r = await client.send(cfg.lockMethod, cfg.lockAddress, JSON.stringify(info), 'lock the state');
   if (r.status === 200) return info;
   if (r.status === 409 || r.status === 423) {

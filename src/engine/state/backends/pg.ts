@@ -12,13 +12,10 @@ import { Client, type ClientConfig } from 'pg';
 import type { PgBackendConfig } from './config';
 import { SerialGuard } from './serial-guard';
 import { StateFile } from '../state-file';
-import type { LockInfo } from '../lock';
-import { randomUUID } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
+import { newLockInfo, type LockInfo } from '../lock';
 import {
   BackendError,
   DEFAULT_WORKSPACE,
-  type LockRequest,
   type OpenStoreOptions,
   type StateBackend,
   type StateStore,
@@ -90,14 +87,6 @@ async function prepareTables(db: Client, cfg: PgBackendConfig, schema: string): 
     await db.query(`CREATE UNIQUE INDEX IF NOT EXISTS states_by_name ON ${schema}.states (name)`);
 }
 
-function who(): string {
-  try {
-    return `${userInfo().username}@${hostname()}`;
-  } catch {
-    return `unknown@${hostname()}`;
-  }
-}
-
 interface Sql {
   schema: string;
   select: string;
@@ -161,20 +150,6 @@ async function ensureRow(db: Client, sql: Sql, workspace: string, schemaName: st
   } finally {
     await db.query('SELECT pg_advisory_unlock(-1)');
   }
-}
-
-function lockInfoOf(req: LockRequest, key: string): LockInfo {
-  return {
-    ID: randomUUID(),
-    Operation: req.operation,
-    Info: req.info ?? '',
-    Who: who(),
-    Version: req.version ?? '',
-    Created: new Date().toISOString(),
-    Path: key,
-    Pid: process.pid,
-    Hostname: hostname(),
-  };
 }
 
 function pgStore(
@@ -255,7 +230,7 @@ export function pgBackend(cfg: PgBackendConfig, env: Env): StateBackend {
         if (!opts.lock) return pgStore(db, sql, workspace, where(workspace), undefined);
         await ensureRow(db, sql, workspace, cfg.schemaName);
         const key = await lockRow(db, sql, workspace, cfg.schemaName);
-        return pgStore(db, sql, workspace, where(workspace), lockInfoOf(opts.lock, key));
+        return pgStore(db, sql, workspace, where(workspace), newLockInfo(opts.lock, key));
       } catch (e) {
         await db.end().catch(() => undefined);
         throw e;
