@@ -87,20 +87,25 @@ async function deleteWorkspace(io: CliIO, name: string, o: Loc & { force?: boole
 export function workspaceCommand(io: CliIO): Command {
   const cmd = new Command('workspace').description('list, create, select and delete workspaces');
   cmd.addCommand(
-    withLoc(new Command('list')).action(async (o: Loc) => {
-      const { project, backends } = await backendsOf(io, o);
-      const current = await workspaceOf(project, io.env);
-      for (const n of await allWorkspaces(backends)) io.stdout.write(`${n === current ? '*' : ' '} ${n}\n`);
-    }),
+    withLoc(new Command('list'))
+      .description('list the workspaces (* marks the current one)')
+      .action(async (o: Loc) => {
+        const { project, backends } = await backendsOf(io, o);
+        const current = await workspaceOf(project, io.env);
+        for (const n of await allWorkspaces(backends)) io.stdout.write(`${n === current ? '*' : ' '} ${n}\n`);
+      }),
   );
   cmd.addCommand(
-    withLoc(new Command('show')).action(async (o: Loc) => {
-      const project = loadProject(path.resolve(io.cwd, o.app));
-      io.stdout.write(`${await workspaceOf(project, io.env)}\n`);
-    }),
+    withLoc(new Command('show'))
+      .description('print the current workspace')
+      .action(async (o: Loc) => {
+        const project = loadProject(path.resolve(io.cwd, o.app));
+        io.stdout.write(`${await workspaceOf(project, io.env)}\n`);
+      }),
   );
   cmd.addCommand(
     withLoc(new Command('new'))
+      .description("create a workspace in every stack's backend and select it")
       .argument('<name>')
       .action(async (name: string, o: Loc) => {
         checkWorkspaceName(name, 'workspace new');
@@ -114,6 +119,7 @@ export function workspaceCommand(io: CliIO): Command {
   );
   cmd.addCommand(
     withLoc(new Command('select'))
+      .description('choose the workspace later commands use (kept in .cdktf-sched/environment)')
       .argument('<name>')
       .option('--or-create', 'create the workspace if it does not exist')
       .action(async (name: string, o: Loc & { orCreate?: boolean }) => {
@@ -134,6 +140,7 @@ export function workspaceCommand(io: CliIO): Command {
   );
   cmd.addCommand(
     withLoc(new Command('delete'))
+      .description("delete a workspace's state in every stack's backend")
       .argument('<name>')
       .option('--force', 'delete even if the workspace still tracks resources (they keep running)')
       .action((name: string, o: Loc & { force?: boolean }) => deleteWorkspace(io, name, o)),
