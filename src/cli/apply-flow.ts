@@ -7,7 +7,7 @@ import { applyPlan, type ApplyResult } from '../engine/apply/apply';
 import type { StackPlan } from '../engine/plan/types';
 import { createProgress, wantsColor } from '../engine/render';
 import type { StackSession } from '../engine/session';
-import { StateWriter } from '../engine/state';
+import { stateWriterFor } from '../engine/stack-state';
 import { targetingApplyWarning } from '../engine/plan/targeting';
 import { formatDiagnostic } from '../provider/values';
 import { collectSecretsOfPlan, noteSecrets } from './secrets';
@@ -28,9 +28,7 @@ export async function applyWithProgress(
     color: wantsColor(io.stderr, io.env),
     secrets,
   });
-  const writer = new StateWriter(s.loaded.statePath, s.state, {
-    persistedFingerprint: s.persistedFingerprint,
-  });
+  const writer = stateWriterFor(s);
   let result: ApplyResult;
   try {
     result = await applyPlan({

@@ -7,7 +7,7 @@ import {
   resolveVariables,
 } from '../engine/config';
 import { planStack } from '../engine/plan/plan';
-import { StateWriter } from '../engine/state';
+import { stateWriterFor } from '../engine/stack-state';
 import { providerConfigAddress } from '../engine/state';
 import type { StackSession } from '../engine/session';
 import { ExitCode, type CliIO } from './io';
@@ -68,9 +68,7 @@ export function importCommand(io: CliIO): Command {
             const providerAddr = configureFor(s, block.provider, vars.values);
             const handler = s.providers.resource(providerAddr, parsed.type);
             const state = await handler.import(id);
-            const writer = new StateWriter(s.loaded.statePath, s.state, {
-              persistedFingerprint: s.persistedFingerprint,
-            });
+            const writer = stateWriterFor(s);
             await writer.update((st) =>
               st.set(
                 address,
@@ -114,9 +112,7 @@ export function refreshCommand(io: CliIO): Command {
                 failed = true;
                 return;
               }
-              const writer = new StateWriter(s.loaded.statePath, s.state, {
-                persistedFingerprint: s.persistedFingerprint,
-              });
+              const writer = stateWriterFor(s);
               let gone = 0;
               await writer.update((st) => {
                 // Orphans too: what the configuration dropped is still recorded until deleted.

@@ -14,6 +14,7 @@ import { showCommand } from './show';
 import { forceUnlockCommand, outputCommand, stateCommand } from './state';
 import { synthCommand } from './synth';
 import { terraformMirrorCommand } from './terraform-mirror';
+import { workspaceCommand } from './workspace';
 
 export function buildProgram(io: CliIO): Command {
   const program = new Command('cdktf-sched')
@@ -29,6 +30,7 @@ export function buildProgram(io: CliIO): Command {
     deployCommand(io),
     destroyCommand(io),
     importCommand(io),
+    workspaceCommand(io),
     refreshCommand(io),
     stateCommand(io),
     outputCommand(io),

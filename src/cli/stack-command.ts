@@ -18,6 +18,8 @@ import {
   VarFileError,
   type VariableSetting,
 } from '../engine/config/tfvars';
+import { parseBackend } from '../engine/state/backends';
+import { workspaceOf } from '../engine/stack-state';
 import type { PlanOptions } from '../engine/plan/plan';
 import { ExitCode, type CliIO } from './io';
 import { noteSecrets, secretsOfInputs } from './secrets';
@@ -31,6 +33,7 @@ export interface StackOptions {
   varFile?: string[];
   /** `--var` and `--var-file` in command-line order (which decides precedence between them). */
   varArgs?: VariableArg[];
+  workspace?: string;
 }
 
 export type VariableArg = { var: string } | { file: string };
@@ -43,6 +46,10 @@ export function addStackOptions(cmd: Command): Command {
     .option('--stack <name>', 'the stack to work on (default: every stack, in order)')
     .option('--no-synth', 'use cdktf.out as it is instead of running the app first')
     .option('--no-dev-agent', 'never start the embedded dev agent, even when no address is set')
+    .option(
+      '--workspace <name>',
+      'the workspace (default: TF_WORKSPACE, else the selected one, else "default")',
+    )
     .option(
       '--var <name=value>',
       'set an input variable (repeatable)',
@@ -134,6 +141,8 @@ export interface StackRun {
   project: Project;
   stacks: SynthesizedStack[];
   env: CliIO['env'];
+  /** The workspace every stack of the run works in. */
+  workspace: string;
   dev?: DevTarget;
   close(): Promise<void>;
 }
@@ -152,6 +161,9 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
     secretsOfInputs(configs, givenVariableTexts(o, { env: io.env, appDir: project.dir }), io.env),
   );
   checkDeclared(o.var, configs);
+  // Backends this engine cannot use are refused before anything starts, locks or changes.
+  stacks.forEach((s, i) => parseBackend(configs[i]!.backend, io.env, s.name));
+  const workspace = await workspaceOf(project, io.env, o.workspace);
   if (o.devAgent !== false) {
     if (needsDevAgent(configs, env)) {
       dev = await startDevTarget(project.dir, env, log);
@@ -162,6 +174,7 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
     project,
     stacks,
     env,
+    workspace,
     ...(dev ? { dev } : {}),
     close: async () => {
       await dev?.stop();
@@ -195,6 +208,7 @@ export async function withStack<T>(
   const session = await openStack(run.project, stack, {
     operation,
     env: run.env,
+    workspace: run.workspace,
     log: (l) => void io.stderr.write(`${l}\n`),
   });
   try {

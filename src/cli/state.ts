@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import path from 'node:path';
 import { loadProject, loadStack, selectStack, stacksOf } from '../engine/project';
-import { acquireLock, forceUnlock, loadStateWithPending, StateWriter, type StateFile } from '../engine/state';
+import { forceUnlock, type StateFile } from '../engine/state';
+import { backendOf, openStackState, stateWriterFor, workspaceOf } from '../engine/stack-state';
 import { maskSensitive, SENSITIVE_TEXT } from '../engine/render/sensitive';
 import type { AttrPath } from '../provider/values';
 import { formatValue } from './apply-flow';
@@ -12,19 +13,31 @@ import { noteSecrets, secretsOfState } from './secrets';
 interface Loc {
   app: string;
   stack?: string;
+  workspace?: string;
 }
 
-async function statePathOf(io: CliIO, o: Loc): Promise<{ statePath: string; stack: string }> {
+async function stackOf(io: CliIO, o: Loc) {
   const project = loadProject(path.resolve(io.cwd, o.app));
   const stack = selectStack(await stacksOf(project), o.stack);
   const loaded = await loadStack(project, stack);
-  return { statePath: loaded.statePath, stack: stack.name };
+  const backend = backendOf(project, loaded, io.env);
+  const workspace = await workspaceOf(project, io.env, o.workspace);
+  return { loaded, backend, workspace };
+}
+
+/** The stack's state as recorded, read without a lock (as `terraform state list` and `output` do). */
+async function readState(io: CliIO, o: Loc): Promise<StateFile> {
+  const { backend, workspace } = await stackOf(io, o);
+  const { store, state } = await openStackState(backend, workspace, false);
+  await store.close();
+  return state;
 }
 
 function withLoc(cmd: Command): Command {
   return cmd
     .option('--app <dir>', 'CDKTF project directory (with cdktf.json)', '.')
-    .option('--stack <name>', 'the stack');
+    .option('--stack <name>', 'the stack')
+    .option('--workspace <name>', 'the workspace (default: TF_WORKSPACE, else the selected one)');
 }
 
 /** The attributes with every recorded sensitive path (nested ones too) shown as `(sensitive value)`. */
@@ -38,11 +51,10 @@ async function mutate(
   operation: string,
   fn: (s: StateFile) => string[],
 ): Promise<string[]> {
-  const { statePath } = await statePathOf(io, o);
-  const lock = await acquireLock(statePath, { operation, takeStale: true });
+  const { backend, workspace } = await stackOf(io, o);
+  const opened = await openStackState(backend, workspace, { operation });
   try {
-    const { state, persistedFingerprint } = await loadStateWithPending(statePath);
-    const writer = new StateWriter(statePath, state, { persistedFingerprint });
+    const writer = stateWriterFor(opened);
     let changed: string[] = [];
     await writer.update((s) => {
       changed = fn(s);
@@ -50,7 +62,7 @@ async function mutate(
     await writer.settle();
     return changed;
   } finally {
-    await lock.release();
+    await opened.store.close();
   }
 }
 
@@ -61,7 +73,7 @@ export function stateCommand(io: CliIO): Command {
       .description('list the resource instances in the state')
       .argument('[addresses...]', 'only these (or instances of these resources)')
       .action(async (filter: string[], o: Loc) => {
-        const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
+        const state = await readState(io, o);
         for (const a of state.addresses()) {
           if (filter.length === 0 || filter.some((f) => a === f || a.startsWith(`${f}[`)))
             io.stdout.write(`${a}\n`);
@@ -73,7 +85,7 @@ export function stateCommand(io: CliIO): Command {
       .description('show one instance (sensitive values masked)')
       .argument('<address>')
       .action(async (address: string, o: Loc) => {
-        const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
+        const state = await readState(io, o);
         const obj = state.get(address);
         if (!obj) throw new ExitCode(1, `${address} is not in the state`);
         // A secret echoed into another attribute (or another instance) is masked too.
@@ -116,7 +128,7 @@ export function outputCommand(io: CliIO): Command {
     .argument('[name]', 'one output (printed raw, sensitive or not)')
     .option('--json', 'machine-readable (sensitive values included, as Terraform does)')
     .action(async (name: string | undefined, o: Loc & { json?: boolean }) => {
-      const { state } = await loadStateWithPending((await statePathOf(io, o)).statePath);
+      const state = await readState(io, o);
       const outputs = state.outputs();
       if (name) {
         const out = outputs[name];
@@ -143,7 +155,16 @@ export function forceUnlockCommand(io: CliIO): Command {
     .description('remove a state lock left behind (give the lock ID the error showed)')
     .argument('<lock-id>')
     .action(async (id: string, o: Loc) => {
-      const { statePath } = await statePathOf(io, o);
+      const { loaded, backend } = await stackOf(io, o);
+      if (backend.type !== 'local')
+        throw new ExitCode(
+          1,
+          `force-unlock: the ${backend.type} backend's lock goes away when its holder ends (nothing to remove by ID)`,
+        );
+      const { workspace } = await stackOf(io, o);
+      const probe = await backend.open(workspace, { lock: false });
+      await probe.close();
+      const statePath = probe.localPath ?? loaded.statePath;
       const info = await forceUnlock(statePath, id);
       io.stdout.write(`Unlocked ${statePath} (held by ${info.Who} since ${info.Created}).\n`);
     });

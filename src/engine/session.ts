@@ -2,8 +2,10 @@
  * One command's hold on one stack: its configuration, its state (locked for the duration), and the
  * providers that reach the cluster. Closing releases everything.
  */
-import { acquireLock, loadStateWithPending, type StateFile, type StateLock } from './state';
+import type { StateFile } from './state';
+import type { StateStore } from './state/backends';
 import { loadStack, type LoadedStack, type Project } from './project';
+import { backendOf, openStackState, workspaceOf } from './stack-state';
 import { ProviderSet } from './providers';
 import type { SynthesizedStack } from './config';
 import type { Env } from '../api/env';
@@ -15,6 +17,9 @@ export interface StackSession {
   state: StateFile;
   /** What a StateWriter for `state` starts from: the file as read. */
   persistedFingerprint: string | undefined;
+  /** Where the state lives (the stack's backend, in the workspace), locked unless opened without. */
+  store: StateStore;
+  workspace: string;
   providers: ProviderSet;
   close(): Promise<void>;
 }
@@ -25,6 +30,8 @@ export interface OpenOptions {
   /** Take the state lock (every command that may write state, and plan, as Terraform does). */
   lock?: boolean;
   log?: (line: string) => void;
+  /** The workspace; default: TF_WORKSPACE, else the selected one, else "default". */
+  workspace?: string;
 }
 
 export async function openStack(
@@ -33,34 +40,27 @@ export async function openStack(
   opts: OpenOptions,
 ): Promise<StackSession> {
   const loaded = await loadStack(project, stack);
-  let lock: StateLock | undefined;
-  if (opts.lock !== false) {
-    // A lock left by a process that died on this host is taken over, as the OS releases
-    // Terraform's local lock when its holder dies; a live holder still refuses.
-    lock = await acquireLock(loaded.statePath, {
-      operation: opts.operation,
-      version: '0.1.0',
-      takeStale: true,
-    });
-  }
-  let state: StateFile;
-  let persistedFingerprint: string | undefined;
-  try {
-    ({ state, persistedFingerprint } = await loadStateWithPending(loaded.statePath));
-  } catch (e) {
-    await lock?.release();
-    throw e;
-  }
+  const backend = backendOf(project, loaded, opts.env);
+  const workspace = opts.workspace ?? (await workspaceOf(project, opts.env));
+  loaded.config.workspace = workspace;
+  const { store, state, persistedFingerprint } = await openStackState(
+    backend,
+    workspace,
+    opts.lock === false ? false : { operation: opts.operation, version: '0.1.0' },
+  );
+  if (store.localPath) loaded.statePath = store.localPath;
   const providers = new ProviderSet(undefined, opts.env);
   return {
     project,
     loaded,
     state,
     persistedFingerprint,
+    store,
+    workspace,
     providers,
     async close() {
       await providers.close();
-      await lock?.release();
+      await store.close();
     },
   };
 }

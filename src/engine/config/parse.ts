@@ -770,15 +770,8 @@ function parseTerraformBlock(
       config.backend = { type, config: isObject(cfg) ? cfg : {} };
     }
   }
-  if (tf['cloud'] !== undefined) {
-    out.push(
-      diagnostic(
-        { address: 'terraform.cloud' },
-        'Unsupported backend',
-        'HCP Terraform ("cloud" block) is not supported by this engine',
-      ),
-    );
-  }
+  // Refused with the other unsupported backends when the state is opened (state/backends/config.ts).
+  if (tf['cloud'] !== undefined) config.backend = { type: 'cloud', config: {} };
   const rp = tf['required_providers'];
   if (isObject(rp)) {
     for (const [name, spec] of Object.entries(rp)) {

@@ -108,7 +108,9 @@ export function createStackScope(opts: StackScopeOptions): EvalScope {
       }
     },
     ...(paths ? { path: paths } : {}),
-    ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
+    ...((opts.workspace ?? opts.config.workspace) !== undefined
+      ? { workspace: opts.workspace ?? opts.config.workspace }
+      : {}),
     ...(opts.applying ? { applying: true } : {}),
     ...(opts.planTimestamp !== undefined ? { planTimestamp: opts.planTimestamp } : {}),
   };

@@ -162,6 +162,8 @@ export interface StackConfig {
   locals: Map<string, LocalConfig>;
   outputs: Map<string, OutputConfig>;
   backend?: BackendConfig;
+  /** The workspace the command works in (`terraform.workspace`); "default" when not set. */
+  workspace?: string;
   requiredProviders: Record<string, RequiredProvider>;
   requiredVersion?: string;
   imports: ImportConfig[];

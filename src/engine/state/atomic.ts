@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 function tempPath(target: string): string {
@@ -73,6 +73,11 @@ export interface AtomicWriteOptions {
   backupPath?: string;
   /** Permissions of a new file; an existing file keeps its own. State holds secrets: 0600 by default. */
   mode?: number;
+  /**
+   * The OS lock on the file being replaced (see os-file-lock.ts): the new file is locked before the
+   * rename and its descriptor handed over after it, so the path is never unlocked in between.
+   */
+  lock?: { lockSuccessor(fh: FileHandle): Promise<void>; adopt(fh: FileHandle): Promise<void> };
 }
 
 export async function writeFileAtomic(
@@ -82,20 +87,27 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const tmp = tempPath(path);
   const mode = (await existingMode(path)) ?? opts.mode ?? 0o600;
+  let held: FileHandle | undefined;
   try {
-    const fh = await open(tmp, 'wx', mode);
+    const fh = await open(tmp, opts.lock ? 'wx+' : 'wx', mode);
     try {
       await fh.writeFile(data, 'utf8');
       await fh.sync();
+      if (opts.lock) {
+        await opts.lock.lockSuccessor(fh);
+        held = fh;
+      }
     } finally {
-      await fh.close();
+      if (!held) await fh.close();
     }
     if (opts.backupPath) await backupCurrent(path, opts.backupPath);
     await rename(tmp, path);
   } catch (e) {
+    await held?.close();
     await unlinkQuietly(tmp);
     throw e;
   }
+  if (held) await opts.lock!.adopt(held);
   await syncDir(dirname(path));
 }
 

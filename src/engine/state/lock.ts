@@ -1,17 +1,22 @@
 /**
- * One writer at a time per state file, as Terraform's local backend does it: a lock file beside the
- * state (`<state>.lock.info`) holding Terraform's LockInfo fields plus the holder's pid and host.
- * The file appears atomically with its full content (written under a temporary name, then hard
- * linked to the lock name, which fails with EEXIST exactly as an O_EXCL create would), so a reader
- * never sees a half-written lock.
+ * One writer at a time per state file, excluding terraform too. Terraform's local backend holds an
+ * fcntl lock on the state file itself for the run and writes its LockInfo to `.<state>.lock.info`
+ * beside it; we take the same OS lock (so a terraform apply and a deploy on one state refuse each
+ * other, both ways) and write the same file, with the holder's pid and host added. The OS releases
+ * the lock when its holder dies, as it does for terraform.
+ *
+ * fcntl locks belong to a process, so commands run in one process (the tests, an embedding program)
+ * are kept apart by the lock info file, created exclusively (under a temporary name, then hard
+ * linked to the lock name, which fails with EEXIST as an O_EXCL create would).
  */
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { processAlive } from '../../common/process';
+import { lockStateFile, type OsFileLock } from './os-file-lock';
 
 export const LockInfoSchema = z.looseObject({
   ID: z.string(),
@@ -29,8 +34,10 @@ export type LockInfo = z.infer<typeof LockInfoSchema>;
 /** The command users run to remove a lock whose holder is gone. */
 export const FORCE_UNLOCK_COMMAND = 'cdktf-sched force-unlock';
 
+/** Terraform's lock info file: `.<state file name>.lock.info` beside the state (one leading dot). */
 export function lockPathFor(statePath: string): string {
-  return `${statePath}.lock.info`;
+  const name = basename(statePath);
+  return join(dirname(statePath), `.${name.startsWith('.') ? name.slice(1) : name}.lock.info`);
 }
 
 function describe(info: LockInfo | undefined): string {
@@ -93,6 +100,8 @@ export interface AcquireOptions {
 export interface StateLock {
   readonly info: LockInfo;
   readonly path: string;
+  /** The OS lock on the state file (absent when the file system refused it); see os-file-lock.ts. */
+  readonly file?: OsFileLock;
   /** Removes the lock if it is still ours; safe to call twice. */
   release(): Promise<void>;
 }
@@ -105,6 +114,24 @@ function who(): string {
     user = process.env.USER ?? process.env.USERNAME ?? 'unknown';
   }
   return `${user}@${hostname()}`;
+}
+
+/** A new lock's LockInfo (Terraform's fields plus pid and host), for every backend. */
+export function newLockInfo(
+  req: { operation: string; info?: string; version?: string },
+  path: string,
+): LockInfo {
+  return {
+    ID: randomUUID(),
+    Operation: req.operation,
+    Info: req.info ?? '',
+    Who: who(),
+    Version: req.version ?? '',
+    Created: new Date().toISOString(),
+    Path: path,
+    Pid: process.pid,
+    Hostname: hostname(),
+  };
 }
 
 /** Reads the lock file; undefined when there is none, `null` when it exists but cannot be parsed. */
@@ -198,17 +225,29 @@ async function removeIfId(statePath: string, id: string): Promise<boolean> {
 
 export async function acquireLock(statePath: string, opts: AcquireOptions): Promise<StateLock> {
   const path = lockPathFor(statePath);
-  const info: LockInfo = {
-    ID: randomUUID(),
-    Operation: opts.operation,
-    Info: opts.info ?? '',
-    Who: who(),
-    Version: opts.version ?? '',
-    Created: new Date().toISOString(),
-    Path: statePath,
-    Pid: process.pid,
-    Hostname: hostname(),
-  };
+  // Terraform creates the directories of a state path that does not exist yet; so do we.
+  await mkdir(dirname(statePath), { recursive: true });
+  const got = await lockStateFile(statePath);
+  if (got === 'busy') {
+    const held = await readLock(statePath);
+    throw new StateLockedError(path, held ?? undefined, false);
+  }
+  const file = got;
+  try {
+    return await takeInfoFile(statePath, path, opts, file);
+  } catch (e) {
+    await file?.release();
+    throw e;
+  }
+}
+
+async function takeInfoFile(
+  statePath: string,
+  path: string,
+  opts: AcquireOptions,
+  file: OsFileLock | undefined,
+): Promise<StateLock> {
+  const info = newLockInfo(opts, statePath);
   const content = `${JSON.stringify(info)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await createExclusive(path, content)) {
@@ -216,17 +255,21 @@ export async function acquireLock(statePath: string, opts: AcquireOptions): Prom
       return {
         info,
         path,
+        ...(file ? { file } : {}),
         release: async () => {
           if (released) return;
           released = true;
           await removeIfId(statePath, info.ID);
+          await file?.release();
         },
       };
     }
     const held = await readLock(statePath);
     if (held === undefined) continue; // released between our attempt and the read: try again
-    const stale = held !== null && isStale(held);
-    if (stale && opts.takeStale) {
+    // Holding the OS lock means no other process holds this state: a lock file not written by this
+    // process was left by one that died (terraform's carries no pid).
+    const stale = held !== null && (file && held.Pid !== process.pid ? true : isStale(held));
+    if (stale && (opts.takeStale || file)) {
       await removeIfId(statePath, held.ID);
       continue;
     }

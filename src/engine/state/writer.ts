@@ -16,6 +16,7 @@
 import { removeStaleTemps, writeFileAtomic } from './atomic';
 import { appendPending, removePending } from './pending';
 import type { InstanceAddress } from './address';
+import type { StateStore } from './backends/types';
 import type { InstanceObject, StateFile } from './state-file';
 
 export interface StateWriterOptions {
@@ -26,6 +27,11 @@ export interface StateWriterOptions {
    * pending journal): then the first write happens even if nothing else changes.
    */
   persistedFingerprint?: string;
+  /**
+   * Where the state goes (a backend's workspace, see backends/); without one, the file at `path`.
+   * The store keeps its own backup and journal.
+   */
+  store?: StateStore;
 }
 
 interface Deferred {
@@ -118,11 +124,16 @@ export class StateWriter {
   async recordPending(address: string, obj: InstanceObject, opts: { provider?: string } = {}): Promise<void> {
     this.throwIfFailed();
     this.state.set(address, { ...obj, createPending: true }, opts);
-    await appendPending(this.path, {
+    const line = {
       address,
       ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
       object: obj,
-    });
+    };
+    const store = this.opts.store;
+    if (!store) await appendPending(this.path, line);
+    else if (store.appendPending) await store.appendPending(line);
+    // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
+    else await this.persist();
   }
 
   /**
@@ -133,7 +144,9 @@ export class StateWriter {
     await this.persist();
     await this.flush();
     this.throwIfFailed();
-    if (this.state.fingerprint() === this.persisted) await removePending(this.path);
+    if (this.state.fingerprint() !== this.persisted) return;
+    if (!this.opts.store) await removePending(this.path);
+    else await this.opts.store.removePending?.();
   }
 
   /**
@@ -170,7 +183,7 @@ export class StateWriter {
 
   private async writeNow(): Promise<void> {
     // Temp files of writers killed earlier would pile up; clear them once, before the first write.
-    if (!this.backedUp) await removeStaleTemps(this.path);
+    if (!this.backedUp && !this.opts.store) await removeStaleTemps(this.path);
     const started = performance.now();
     const serial = this.state.serial;
     this.state.serial = serial + 1;
@@ -182,9 +195,12 @@ export class StateWriter {
     try {
       const backup =
         this.opts.backupPath === false ? undefined : (this.opts.backupPath ?? `${this.path}.backup`);
-      await writeFileAtomic(this.path, text, {
-        ...(backup && !this.backedUp ? { backupPath: backup } : {}),
-      });
+      if (this.opts.store)
+        await this.opts.store.write(text, { lineage: this.state.lineage, serial: serial + 1 });
+      else
+        await writeFileAtomic(this.path, text, {
+          ...(backup && !this.backedUp ? { backupPath: backup } : {}),
+        });
     } catch (e) {
       this.state.serial = serial;
       throw e;

@@ -245,3 +245,13 @@ export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Whether the job is registered on the project's cluster. */
+export async function onCluster(agent: AgentFixture, id: string, namespace = 'default'): Promise<boolean> {
+  try {
+    await agent.sched.jobs.read(id, { namespace });
+    return true;
+  } catch {
+    return false;
+  }
+}

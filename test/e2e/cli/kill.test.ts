@@ -4,7 +4,7 @@
  * completed before the kill are not registered again).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { loadStateWithPending, readPending, StateFile } from '../../../src/engine/state';
+import { loadStateWithPending, lockPathFor, readPending, StateFile } from '../../../src/engine/state';
 import {
   createProject,
   jobspec,
@@ -54,9 +54,9 @@ async function onCluster(id: string): Promise<boolean> {
 
 test('kill -9 during an apply, then a re-apply completes without losing or repeating work', async () => {
   const jobs: Record<string, unknown> = {};
-  // Each allocation takes ~400 ms to start (40s at time scale 0.01), so the apply runs for a while.
+  // Each allocation takes ~1 s to start (100s at time scale 0.01), so the apply runs for a while.
   for (const id of ids)
-    jobs[id] = withPath('app', id, { jobspec: jobspec(id, { driverConfig: { start_block_for: '40s' } }) });
+    jobs[id] = withPath('app', id, { jobspec: jobspec(id, { driverConfig: { start_block_for: '100s' } }) });
   p.writeStack('app', stackJson({ resource: { sched_job: jobs } }));
 
   const run = spawnCli(p, ['deploy', '--no-synth', '--auto-approve', '--parallelism', '2']);
@@ -92,7 +92,7 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   const { state: withPending } = await loadStateWithPending(p.statePath());
   expect(withPending.get(`sched_job.${inFlight}`)?.createPending).toBe(true);
   // The lock of the killed process is left behind; its holder is gone, so the next run takes it.
-  expect(existsSync(`${p.statePath()}.lock.info`)).toBe(true);
+  expect(existsSync(lockPathFor(p.statePath()))).toBe(true);
   const again = await p.cli(['deploy', '--no-synth', '--auto-approve']);
   expect(again.stderr).not.toMatch(/Error/);
   // The job registered before the kill is recorded, not created a second time.

@@ -4,7 +4,7 @@
  * what is running, save the state and stop.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { acquireLock } from '../../../src/engine/state';
+import { acquireLock, lockPathFor } from '../../../src/engine/state';
 import { createProject, jobspec, spawnCli, stackJson, until, withPath, type Project } from './helpers';
 
 let p: Project;
@@ -27,7 +27,7 @@ async function onCluster(id: string): Promise<boolean> {
   );
 }
 
-const lockFile = (): string => `${p.statePath()}.lock.info`;
+const lockFile = (): string => lockPathFor(p.statePath());
 
 test('a second deploy is refused while another process holds the lock; force-unlock removes a lock', async () => {
   p.writeStack('app', slowJobs(['a', 'b']));

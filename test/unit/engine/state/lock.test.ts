@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,8 @@ describe('state lock', () => {
       info: 'deploy',
       version: '0.1.0',
     });
-    expect(lock.path).toBe(`${state}.lock.info`);
+    // Terraform's name for it, so each tool shows the other's holder.
+    expect(lock.path).toBe(join(dir, '.terraform.tfstate.lock.info'));
     const onDisk = JSON.parse(await readFile(lockPathFor(state), 'utf8'));
     expect(onDisk).toEqual({
       ID: lock.info.ID,
@@ -111,31 +112,49 @@ describe('state lock', () => {
       return info.ID;
     }
 
-    it('a lock held by a dead pid on this host is reported as stale and still needs force-unlock', async () => {
+    it('a lock file left by a process that died is taken over: nobody holds the OS lock', async () => {
       await plantLock(deadPid());
-      const err = (await acquireLock(state, { operation: 'OperationTypeApply' }).catch(
-        (e: unknown) => e,
-      )) as StateLockedError;
-      expect(err).toBeInstanceOf(StateLockedError);
-      expect(err.stale).toBe(true);
-      expect(err.message).toMatch(/stale lock/);
-      expect(err.message).toContain(`${FORCE_UNLOCK_COMMAND} dead-beef`);
-      expect((await readLock(state))?.ID).toBe('dead-beef');
-    });
-
-    it('is taken over when the caller asks to take stale locks', async () => {
-      await plantLock(deadPid());
-      const lock = await acquireLock(state, { operation: 'OperationTypeApply', takeStale: true });
+      const lock = await acquireLock(state, { operation: 'OperationTypeApply' });
       expect((await readLock(state))?.ID).toBe(lock.info.ID);
       await lock.release();
     });
 
-    it('a lock from another host is never stale (its pid means nothing here)', async () => {
+    it('so is one from another host or from terraform (no pid): the OS lock is what counts', async () => {
       await plantLock(deadPid(), 'some-other-host');
-      const err = (await acquireLock(state, { operation: 'x', takeStale: true }).catch(
-        (e: unknown) => e,
-      )) as StateLockedError;
-      expect(err.stale).toBe(false);
+      const lock = await acquireLock(state, { operation: 'x' });
+      expect((await readLock(state))?.ID).toBe(lock.info.ID);
+      await lock.release();
+    });
+
+    it('another process holding the OS lock on the state file refuses us, with its lock info', async () => {
+      const id = await plantLock(deadPid(), 'elsewhere');
+      await writeFile(state, '');
+      // A child that takes the fcntl lock terraform takes, then waits to be killed.
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs=require('fs');const {lock}=require('os-lock');const fd=fs.openSync(process.argv[1],'r+');` +
+            `lock(fd,{exclusive:true,immediate:true}).then(()=>{process.stdout.write('locked');setInterval(()=>{},1000)})`,
+          state,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+        const err = (await acquireLock(state, { operation: 'x', takeStale: true }).catch(
+          (e: unknown) => e,
+        )) as StateLockedError;
+        expect(err).toBeInstanceOf(StateLockedError);
+        expect(err.info?.ID).toBe(id);
+        expect(err.message).toContain('ci@elsewhere');
+      } finally {
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('exit', r));
+      }
+      // Gone with its holder, as terraform's is.
+      const lock = await acquireLock(state, { operation: 'x' });
+      await lock.release();
     });
   });
 
