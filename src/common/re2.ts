@@ -4,7 +4,7 @@
  * functions. JavaScript's RegExp backtracks (`^(a+)+$` is exponential) and reads a different syntax
  * (`(?P<name>...)`, `\pL`, `(?i)`), so user patterns never reach it.
  */
-import { RE2 } from 're2-wasm';
+import { RE2, type RE2ExecArray } from 're2-wasm';
 
 export interface Re2Match {
   /** The whole match, then each capture group (undefined where a group did not take part). */
@@ -65,7 +65,7 @@ function build(pattern: string): Re2 {
   };
 }
 
-function toMatch(m: RegExpExecArray): Re2Match {
+function toMatch(m: RE2ExecArray): Re2Match {
   return { groups: [...m], named: { ...(m.groups ?? {}) }, index: m.index };
 }
 
