@@ -7,6 +7,12 @@ import { loadStack, type LoadedStack, type Project } from './project';
 import { ProviderSet } from './providers';
 import type { SynthesizedStack } from './config';
 import type { Env } from '../api/env';
+import {
+  BUILTIN_PROVIDER,
+  readRemoteState,
+  terraformBuiltinProvider,
+  type RemoteStateReader,
+} from './remote-state';
 
 export interface StackSession {
   project: Project;
@@ -25,6 +31,11 @@ export interface OpenOptions {
   /** Take the state lock (every command that may write state, and plan, as Terraform does). */
   lock?: boolean;
   log?: (line: string) => void;
+  /**
+   * How `terraform_remote_state` reads other states (default: the local backend only). The place to
+   * plug in every backend the engine keeps state in, and a multi-stack run's view of pending outputs.
+   */
+  remoteState?: RemoteStateReader;
 }
 
 export async function openStack(
@@ -51,7 +62,12 @@ export async function openStack(
     await lock?.release();
     throw e;
   }
-  const providers = new ProviderSet(undefined, opts.env);
+  const providers = new ProviderSet(undefined, opts.env, {
+    [BUILTIN_PROVIDER]: terraformBuiltinProvider({
+      read: opts.remoteState ?? readRemoteState,
+      baseDir: stack.workingDirectory,
+    }),
+  });
   return {
     project,
     loaded,

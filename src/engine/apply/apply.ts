@@ -362,6 +362,12 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   // The old object of a replace that did not finish is gone all the same.
   result.destroyed.push(...halfReplaced);
 
+  // A destroy leaves no data source behind either, as terraform's does.
+  if (plan.mode === 'destroy' && result.failed.length === 0 && !result.interrupted) {
+    await writer.update((st) => {
+      for (const e of st.entries()) if (e.addr.mode === 'data') st.remove(e.address);
+    });
+  }
   // Data sources that are not deferred are recorded as read at plan time.
   if (plan.mode !== 'destroy') {
     await writer.update((st) => {

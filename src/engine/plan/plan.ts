@@ -249,8 +249,14 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           if (pending && !containsUnknown(cfg)) entry.deferredBecause = 'dependency';
           book.set(r.address, inst.key, UNKNOWN);
         } else {
-          entry.value = await handler.read(cfg);
-          book.set(r.address, inst.key, entry.value);
+          const value = await handler.read(cfg);
+          // A value another stack's pending plan will change (terraform_remote_state in a multi-stack
+          // plan) is not known yet: read again at apply, as for a pending dependency.
+          if (containsUnknown(value)) {
+            entry.deferred = true;
+            entry.deferredBecause = 'dependency';
+          } else entry.value = value;
+          book.set(r.address, inst.key, entry.deferred ? UNKNOWN : value);
         }
         plan.data.push(entry);
       }),
