@@ -9,7 +9,7 @@ import type {
   ProviderFactory,
   ResourceHandler,
 } from '../provider/resource';
-import { sensitiveAttributes } from '../provider/schema';
+import { sensitiveAttributes, terraformBlock, type TerraformBlock } from '../provider/schema';
 import type { Diagnostic } from '../provider/values';
 import type { BuiltinProvider } from './remote-state';
 
@@ -35,6 +35,7 @@ export class ProviderError extends Error {
 export class ProviderSet {
   private readonly configured = new Map<string, Provider>();
   private readonly configuredBuiltins = new Map<string, BuiltinProvider>();
+  private readonly blocks = new Map<string, TerraformBlock | undefined>();
 
   constructor(
     private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
@@ -118,6 +119,16 @@ export class ProviderSet {
     const f = this.factories[name]?.();
     const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
     return entry ? sensitiveAttributes(entry.shape) : [];
+  }
+
+  /** A resource type's schema as terraform sees it (what the plugin serves), for the state's form. */
+  block(name: string, type: string): TerraformBlock | undefined {
+    const key = `${name}.${type}`;
+    if (!this.blocks.has(key)) {
+      const entry = this.factories[name]?.().resourceShapes[type];
+      this.blocks.set(key, entry ? terraformBlock(entry.shape) : undefined);
+    }
+    return this.blocks.get(key);
   }
 
   schemaVersion(name: string, type: string): number {

@@ -28,6 +28,7 @@ import type { ProviderSet } from '../providers';
 import { providerConfigAddress, type InstanceObject, type StateFile, type StateWriter } from '../state';
 import type { DataPlan, InstancePlan, StackPlan } from '../plan/types';
 import { ValueBook } from '../plan/values';
+import { recordedPlanned, recordedState } from '../terraform-form';
 
 export interface ApplyOptions {
   plan: StackPlan;
@@ -170,9 +171,13 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     }
   }
 
+  const recorded = (ip: InstancePlan, next: State): State => {
+    const block = providers.block(ip.providerName, ip.type);
+    return block ? recordedState(block, next, ip.recordAs) : next;
+  };
   const objectOf = (ip: InstancePlan, next: State): InstanceObject => ({
     schemaVersion: ip.schemaVersion,
-    attributes: next,
+    attributes: recorded(ip, next),
     sensitiveAttributes: ip.sensitive
       .filter((k) => next[k] !== undefined && next[k] !== null)
       .map((k) => [k]),
@@ -217,6 +222,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     }
     const handler = providers.resource(ip.provider, ip.type);
     let change: PlannedChange = changeOf(ip, part);
+    let recordAs = ip.recordAs;
     const block = blockOf(config, ip.resourceAddress, 'managed');
     // Planned again only when the plan could not be made for real: its configuration had values known
     // only after apply, or it is the create half of a replace (the destroy half changed the object,
@@ -244,6 +250,8 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
         replanned.action === 'noop' && change.action !== 'noop'
           ? { ...replanned, action: 'noop' }
           : replanned;
+      const schema = providers.block(ip.providerName, ip.type);
+      if (schema && replanned.planned) recordAs = recordedPlanned(schema, replanned.planned, cfg);
     }
     const ctx: ApplyContext = {
       ...(opts.hardSignal ? { signal: opts.hardSignal } : {}),
@@ -270,7 +278,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
       if (err instanceof ResourceApplyError) persistSoon(ip, err.state);
       throw err;
     }
-    persistSoon({ ...ip, change }, next);
+    persistSoon({ ...ip, change, ...(recordAs ? { recordAs } : {}) }, next);
     if (next) book.set(ip.resourceAddress, ip.key, next);
     else book.delete(ip.resourceAddress, ip.key);
     if (block && next) {

@@ -43,6 +43,7 @@ import type { ActionReason, OutputChange } from '../render/model';
 import { parseAddress, type StateFile } from '../state';
 import type { DataPlan, InstancePlan, StackPlan } from './types';
 import { ValueBook } from './values';
+import { recordForm, refreshedState } from '../terraform-form';
 
 export interface PlanOptions {
   stack: string;
@@ -276,6 +277,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     const dependencies = graphDeps(r.address);
     const sensitive = providers.sensitive(r.provider.name, r.type, 'managed');
     const schemaVersion = providers.schemaVersion(r.provider.name, r.type);
+    const block = providers.block(r.provider.name, r.type);
 
     const refreshPrior = async (address: string): Promise<State | null> => {
       const obj = state.get(address);
@@ -285,7 +287,8 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         prior = handler.upgrade(prior, obj.schemaVersion);
       // An interrupted create is always looked up: only the cluster knows whether it happened.
       if (!refresh && !obj.createPending) return prior;
-      return handler.read(prior);
+      const read = await handler.read(prior);
+      return read && block ? refreshedState(block, read, prior) : read;
     };
     const pendingCreate = (address: string): boolean => state.isCreatePending(address);
     const adoptionNote = (key: InstanceKey, address: string): void => {
@@ -309,9 +312,10 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         byTrigger?: boolean;
         stateOnly?: InstancePlan['stateOnly'];
         configKnown?: boolean;
+        recordAs?: InstancePlan['recordAs'];
       },
     ): void => {
-      const { orphan, byTrigger = false, stateOnly, configKnown } = how;
+      const { orphan, byTrigger = false, stateOnly, configKnown, recordAs } = how;
       // Without configuration, what it depended on is what the state recorded (destroy order).
       const deps = removed ? (state.get(address)?.dependencies ?? []) : dependencies;
       const ip: InstancePlan = {
@@ -332,6 +336,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
         schemaVersion,
         ...(stateOnly && change.action === 'noop' ? { stateOnly } : {}),
         ...(configKnown !== undefined ? { configKnown } : {}),
+        ...(recordAs ? { recordAs } : {}),
       };
       // In a destroy plan everything goes because of the mode, not because its configuration went.
       const reason = actionReason(change, orphan && mode !== 'destroy', byTrigger);
@@ -393,11 +398,15 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
           }
           const adopted = prior !== null && pendingCreate(address);
           if (adopted) adoptionNote(inst.key, address);
+          // Recorded as terraform records it; a state an older engine wrote otherwise is rewritten.
+          const form = block ? recordForm(block, change, cfg, state.get(address)?.attributes) : {};
+          if (form.upgrade) change = { ...change, prior: form.upgrade };
           record(inst.key, address, change, {
             orphan: false,
             byTrigger,
-            ...(adopted ? { stateOnly: 'record' as const } : {}),
+            ...(adopted || form.upgrade ? { stateOnly: 'record' as const } : {}),
             configKnown: !containsUnknown(cfg),
+            ...(form.recordAs ? { recordAs: form.recordAs } : {}),
           });
           book.set(
             r.address,

@@ -1,5 +1,5 @@
 /** What a plan holds: per resource instance, the handler's planned change and what the engine needs to apply it. */
-import type { PlannedChange } from '../../provider/resource';
+import type { PlannedChange, State } from '../../provider/resource';
 import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, OutputChange } from '../render/model';
@@ -42,6 +42,11 @@ export interface InstancePlan extends PlannedInstanceAddress {
    * are planned again at apply, as before.
    */
   configKnown?: boolean;
+  /**
+   * The planned state in the form terraform records it (arguments as configured, unset ones null):
+   * what the apply records, with the computed attributes the handler returns. Absent in older plans.
+   */
+  recordAs?: State;
 }
 
 export interface DataPlan extends PlannedInstanceAddress {
