@@ -57,7 +57,8 @@ function synth(project: string, statePath: string): string {
 }
 
 (TERRAFORM ? describe : describe.skip)('unset optional arguments: one state, both engines', () => {
-  jest.setTimeout(90_000);
+  // Generous for a loaded machine: each terraform run starts both plugins.
+  jest.setTimeout(120_000);
   let agent: DevAgent;
   let project: string;
   let statePath: string;
@@ -142,7 +143,6 @@ function synth(project: string, statePath: string): string {
     // The control: terraform plans to change "" to null (an update it shows with nothing in it).
     expect(before.code).toBe(2);
     expect(before.stdout).toContain('Plan: 0 to add, 3 to change, 0 to destroy.');
-    await engine(['plan', '--detailed-exitcode']);
     await engine(['deploy', '--auto-approve']);
     const after = await terraformPlan();
     expect(after.stdout).toContain('No changes.');
