@@ -79,6 +79,19 @@ describe('cross-stack references', () => {
     expect(alone.stdout).toContain('No changes.');
   });
 
+  it('plans apps against what base will change as not known yet', async () => {
+    const { stdout } = expectExit(
+      await project.cli(['plan', '--detailed-exitcode'], agentEnv(agent, { CI: '1', XSTACK_NS: 'team2' })),
+      2,
+    );
+    const appsPart = stdout.slice(order(stdout)[1]);
+    expect(stdout.slice(0, order(stdout)[1])).toMatch(/sched_namespace\.team must be replaced/);
+    expect(appsPart).toContain(`# ${REMOTE_STATE} will be read during apply`);
+    expect(appsPart).toMatch(/namespace\s+= "team" -> \(known after apply\)/);
+    // Planning wrote nothing: base still records the namespace it has.
+    expect(state('base').outputs[OUTPUT]!.value).toBe('team');
+  });
+
   it('destroys apps before base', async () => {
     const { stdout } = expectExit(await cli(['destroy', '--auto-approve', '--no-synth']), 0);
     const [base, apps] = order(stdout);
