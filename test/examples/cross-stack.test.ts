@@ -59,14 +59,14 @@ describe('cross-stack references', () => {
     const { stdout } = expectExit(await cli(['deploy', '--auto-approve']), 0);
     const [base, apps] = order(stdout);
     expect(apps).toBeGreaterThan(base!);
-    expect((await get('/v1/job/worker?namespace=team')).status).toBe(200);
+    expect((await get('/v1/job/worker?namespace=alpha')).status).toBe(200);
 
     const baseState = state('base');
-    expect(baseState.outputs[OUTPUT]).toEqual({ value: 'team', type: 'string', sensitive: true });
+    expect(baseState.outputs[OUTPUT]).toEqual({ value: 'alpha', type: 'string', sensitive: true });
     const remote = state('apps').resources.find((r) => r.type === 'terraform_remote_state')!;
     // Recorded as terraform records its built-in provider, so terraform can read this state too.
     expect(remote.provider).toBe('provider["terraform.io/builtin/terraform"]');
-    expect(remote.instances[0]!.attributes['outputs']).toEqual({ [OUTPUT]: 'team' });
+    expect(remote.instances[0]!.attributes['outputs']).toEqual({ [OUTPUT]: 'alpha' });
     expect(remote.instances[0]!.sensitive_attributes).toContainEqual([
       { type: 'get_attr', value: 'outputs' },
     ]);
@@ -81,15 +81,15 @@ describe('cross-stack references', () => {
 
   it('plans apps against what base will change as not known yet', async () => {
     const { stdout } = expectExit(
-      await project.cli(['plan', '--detailed-exitcode'], agentEnv(agent, { CI: '1', XSTACK_NS: 'team2' })),
+      await project.cli(['plan', '--detailed-exitcode'], agentEnv(agent, { CI: '1', XSTACK_NS: 'beta' })),
       2,
     );
     const appsPart = stdout.slice(order(stdout)[1]);
     expect(stdout.slice(0, order(stdout)[1])).toMatch(/sched_namespace\.team must be replaced/);
     expect(appsPart).toContain(`# ${REMOTE_STATE} will be read during apply`);
-    expect(appsPart).toMatch(/namespace\s+= "team" -> \(known after apply\)/);
+    expect(appsPart).toMatch(/namespace\s+= "alpha" -> \(known after apply\)/);
     // Planning wrote nothing: base still records the namespace it has.
-    expect(state('base').outputs[OUTPUT]!.value).toBe('team');
+    expect(state('base').outputs[OUTPUT]!.value).toBe('alpha');
   });
 
   it('destroys apps before base', async () => {
@@ -97,7 +97,7 @@ describe('cross-stack references', () => {
     const [base, apps] = order(stdout);
     expect(base).toBeGreaterThan(apps!);
     // The namespace could only go once the job in it had stopped.
-    expect((await get('/v1/namespace/team')).status).toBe(404);
+    expect((await get('/v1/namespace/alpha')).status).toBe(404);
     expect(state('apps').resources).toEqual([]);
     expect(state('base').resources).toEqual([]);
   });
