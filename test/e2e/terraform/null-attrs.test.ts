@@ -19,9 +19,8 @@ import {
   SchedNamespace,
   SchedProvider,
 } from '../../../constructs';
-import { Capture } from '../cli/helpers';
-import { runCli } from '../../../src/cli/main';
-import { createWorkspace, findTerraform, type Workspace } from './harness';
+import type { StateJson } from '../cli/helpers';
+import { createWorkspace, engineRun, findTerraform, type Workspace } from './harness';
 
 const TERRAFORM = findTerraform();
 
@@ -86,24 +85,7 @@ function synth(project: string, statePath: string): string {
     await agent?.stop();
   });
 
-  async function engine(argv: string[], codes = [0]): Promise<string> {
-    const stdout = new Capture();
-    const stderr = new Capture();
-    const code = await runCli([...argv, '--no-synth'], {
-      stdout,
-      stderr,
-      cwd: project,
-      env: {
-        SCHED_ADDR: agent.schedulerUrl,
-        REG_HTTP_ADDR: agent.registryUrl!,
-        PATH: process.env['PATH'] ?? '',
-        CI: '1',
-      },
-    });
-    if (!codes.includes(code))
-      throw new Error(`cdktf-sched ${argv.join(' ')} exited with ${code}\n${stdout.text}\n${stderr.text}`);
-    return stdout.text;
-  }
+  const engine = (argv: string[]): Promise<string> => engineRun(project, [...argv, '--no-synth'], agent);
 
   /** terraform plan -detailed-exitcode: 0 when it plans no changes (its output otherwise, for the failure). */
   async function terraformPlan(): Promise<{ code: number | null; stdout: string }> {
@@ -112,9 +94,7 @@ function synth(project: string, statePath: string): string {
 
   test('deployed by our engine: terraform plans no changes', async () => {
     await engine(['deploy', '--auto-approve']);
-    const state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as {
-      resources: { type: string; instances: { attributes: Record<string, unknown> }[] }[];
-    };
+    const state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as StateJson;
     const ns = state.resources.find((r) => r.type === 'sched_namespace')!.instances[0]!.attributes;
     expect(ns['description']).toBeNull();
     const plan = await terraformPlan();
@@ -128,10 +108,7 @@ function synth(project: string, statePath: string): string {
   });
 
   test('a state written with "" for unset arguments plans no changes under either engine after an engine deploy', async () => {
-    const state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as {
-      serial: number;
-      resources: { type: string; instances: { attributes: Record<string, unknown> }[] }[];
-    };
+    const state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as StateJson;
     // What the engine wrote before: "" for the unset descriptions.
     for (const r of state.resources) {
       const a = r.instances[0]!.attributes;
