@@ -8,6 +8,7 @@ import type {
   Provider,
   ProviderFactory,
   ResourceHandler,
+  State,
 } from '../provider/resource';
 import { sensitiveAttributes, terraformBlock, type TerraformBlock } from '../provider/schema';
 import type { Diagnostic } from '../provider/values';
@@ -119,6 +120,11 @@ export class ProviderSet {
     const f = this.factories[name]?.();
     const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
     return entry ? sensitiveAttributes(entry.shape) : [];
+  }
+
+  /** A data source's value as recorded in state (the built-in provider's in terraform's form). */
+  dataState(name: string, type: string, value: State): State {
+    return this.builtins[name]?.record(type, value) ?? value;
   }
 
   /** A resource type's schema as terraform sees it (what the plugin serves), for the state's form. */

@@ -66,7 +66,11 @@ describe('cross-stack references', () => {
     const remote = state('apps').resources.find((r) => r.type === 'terraform_remote_state')!;
     // Recorded as terraform records its built-in provider, so terraform can read this state too.
     expect(remote.provider).toBe('provider["terraform.io/builtin/terraform"]');
-    expect(remote.instances[0]!.attributes['outputs']).toEqual({ [OUTPUT]: 'alpha' });
+    // Typed beside its value, as terraform stores an attribute of any type (bare, `state show` fails).
+    expect(remote.instances[0]!.attributes['outputs']).toEqual({
+      value: { [OUTPUT]: 'alpha' },
+      type: ['object', { [OUTPUT]: 'string' }],
+    });
     expect(remote.instances[0]!.sensitive_attributes).toContainEqual([
       { type: 'get_attr', value: 'outputs' },
     ]);

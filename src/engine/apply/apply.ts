@@ -321,7 +321,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
     await writer.update((st) =>
       st.set(
         dp.address,
-        { schemaVersion: 0, attributes: value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+        {
+          schemaVersion: 0,
+          attributes: providers.dataState(dp.providerName, dp.type, value),
+          sensitiveAttributes: dp.sensitive.map((k) => [k]),
+        },
         {
           provider: providerConfigAddress(
             dp.providerName,
@@ -383,7 +387,11 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
         if (dp.deferred || !dp.value) continue;
         st.set(
           dp.address,
-          { schemaVersion: 0, attributes: dp.value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+          {
+            schemaVersion: 0,
+            attributes: providers.dataState(dp.providerName, dp.type, dp.value),
+            sensitiveAttributes: dp.sensitive.map((k) => [k]),
+          },
           {
             provider: providerConfigAddress(
               dp.providerName,

@@ -9,6 +9,7 @@ import type { Config, DataSourceHandler, State } from '../../provider/resource';
 import { attr } from '../../provider/schema';
 import { errorAt, validateShape } from '../../provider/common/shape';
 import { isUnknown, type Diagnostic } from '../../provider/values';
+import { impliedType, sortKeysDeep } from '../state/format';
 import { localStateFile } from './local-backend';
 import { DEFAULT_WORKSPACE, RemoteStateError, type RemoteStateReader } from './types';
 
@@ -38,6 +39,22 @@ export const remoteStateShape = {
     description: 'Every root output of the remote state.',
   }),
 };
+
+/** The attributes terraform types as "any value" (cty's dynamic pseudo-type). */
+const DYNAMIC_ATTRIBUTES = ['config', 'defaults', 'outputs'] as const;
+
+/**
+ * The data source's state as terraform records it: a dynamically typed attribute is stored with its
+ * type beside its value (`{"value": ..., "type": [...]}`); stored bare, `terraform state show` fails.
+ */
+export function remoteStateRecord(value: State): State {
+  const out: State = { ...value };
+  for (const name of DYNAMIC_ATTRIBUTES) {
+    const v = value[name];
+    if (v !== null && v !== undefined) out[name] = { value: sortKeysDeep(v), type: impliedType(v) };
+  }
+  return out;
+}
 
 export class RemoteStateDataSource implements DataSourceHandler {
   readonly typeName = 'terraform_remote_state';
