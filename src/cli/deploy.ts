@@ -48,7 +48,7 @@ function withCommonOptions(cmd: Command): Command {
 }
 
 async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destroy'): Promise<void> {
-  const run = await prepare(io, o, { all: true });
+  const run = await prepare(io, o, { all: true, destroy: mode === 'destroy' });
   let failed = false;
   try {
     for (const stack of run.stacks) {

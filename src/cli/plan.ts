@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { savePlan } from '../engine/plan/saved';
+import { ownStateLocation, PendingOutputs } from '../engine/remote-state';
 import {
   addStackOptions,
   planLimits,
@@ -59,7 +60,10 @@ export function planCommand(io: CliIO): Command {
     .option('--destroy', 'plan to destroy everything in the stack')
     .option('--parallelism <n>', 'resources planned at once', parseParallelism, 10)
     .action(async (o: PlanCliOptions) => {
-      const run = await prepare(io, o, { all: !o.out });
+      const run = await prepare(io, o, { all: !o.out, destroy: o.destroy === true });
+      // A stack planned after one it reads outputs from sees the outputs that one changes as unknown.
+      const pending = new PendingOutputs();
+      run.remoteState = pending.reader(run.remoteState);
       let changes = false;
       let errored = false;
       try {
@@ -68,15 +72,19 @@ export function planCommand(io: CliIO): Command {
             run,
             stack,
             'OperationTypePlan',
-            async (s) => ({
-              plan: await planStack({
+            async (s) => {
+              const p = await planStack({
                 ...stackPlanInput(run, stack, s, o),
                 mode: o.destroy ? 'destroy' : 'normal',
                 refresh: o.refresh,
                 ...planLimits(o, io),
-              }),
-              priorState: s.state,
-            }),
+              });
+              pending.record(
+                ownStateLocation(s.loaded, s.workspace),
+                p.outputChanges.filter((c) => c.action !== 'noop').map((c) => c.name),
+              );
+              return { plan: p, priorState: s.state };
+            },
             io,
           );
           printDiagnostics(io, plan, o.format);

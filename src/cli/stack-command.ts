@@ -9,6 +9,8 @@ import type { StackConfig, SynthesizedStack, VariableInputs } from '../engine/co
 import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
+import { orderByDependencies, orderForDestroy } from '../engine/stack-order';
+import { readRemoteState, type RemoteStateReader } from '../engine/remote-state';
 import { loadStackConfig } from '../engine/config';
 import {
   autoVarFiles,
@@ -144,15 +146,27 @@ export interface StackRun {
   /** The workspace every stack of the run works in. */
   workspace: string;
   dev?: DevTarget;
+  /** How `terraform_remote_state` reads other stacks' outputs (cross-stack references). */
+  remoteState: RemoteStateReader;
   close(): Promise<void>;
 }
 
 /** Synthesizes (unless --no-synth), selects stacks, and starts the dev agent if needed. */
-export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean } = {}): Promise<StackRun> {
+export async function prepare(
+  io: CliIO,
+  o: StackOptions,
+  /** `all`: every stack in dependency order unless --stack names one; `destroy`: dependants first. */
+  opts: { all?: boolean; destroy?: boolean } = {},
+): Promise<StackRun> {
   const project = loadProject(path.resolve(io.cwd, o.app ?? '.'));
   const log = (line: string): void => void io.stderr.write(`${line}\n`);
   const all = o.synth === false ? await stacksOf(project) : await synth(project, log, io.env);
-  const stacks = o.stack || !opts.all ? [selectStack(all, o.stack)] : orderByDependencies(all);
+  const stacks =
+    o.stack || !opts.all
+      ? [selectStack(all, o.stack)]
+      : opts.destroy
+        ? orderForDestroy(all)
+        : orderByDependencies(all);
   let dev: DevTarget | undefined;
   let env = io.env;
   const configs = await Promise.all(stacks.map((s) => loadStackConfig(s.file)));
@@ -176,26 +190,11 @@ export async function prepare(io: CliIO, o: StackOptions, opts: { all?: boolean 
     env,
     workspace,
     ...(dev ? { dev } : {}),
+    remoteState: readRemoteState,
     close: async () => {
       await dev?.stop();
     },
   };
-}
-
-function orderByDependencies(stacks: SynthesizedStack[]): SynthesizedStack[] {
-  const out: SynthesizedStack[] = [];
-  const seen = new Set<string>();
-  const visit = (s: SynthesizedStack): void => {
-    if (seen.has(s.name)) return;
-    seen.add(s.name);
-    for (const d of s.dependencies) {
-      const dep = stacks.find((x) => x.name === d);
-      if (dep) visit(dep);
-    }
-    out.push(s);
-  };
-  stacks.forEach(visit);
-  return out;
 }
 
 export async function withStack<T>(
@@ -209,6 +208,7 @@ export async function withStack<T>(
     operation,
     env: run.env,
     workspace: run.workspace,
+    remoteState: run.remoteState,
     log: (l) => void io.stderr.write(`${l}\n`),
   });
   try {

@@ -8,9 +8,11 @@ import type {
   Provider,
   ProviderFactory,
   ResourceHandler,
+  State,
 } from '../provider/resource';
-import { sensitiveAttributes } from '../provider/schema';
+import { sensitiveAttributes, terraformBlock, type TerraformBlock } from '../provider/schema';
 import type { Diagnostic } from '../provider/values';
+import type { BuiltinProvider } from './remote-state';
 
 /*
  * Loaded when a stack first uses them: a stack of scheduler jobs does not load the registry's client
@@ -33,19 +35,26 @@ export class ProviderError extends Error {
 
 export class ProviderSet {
   private readonly configured = new Map<string, Provider>();
+  private readonly configuredBuiltins = new Map<string, BuiltinProvider>();
+  private readonly blocks = new Map<string, TerraformBlock | undefined>();
 
   constructor(
     private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
+    /** Terraform's built-in providers (`terraform`), by name: no block, no configuration. */
+    private readonly builtins: Readonly<Record<string, BuiltinProvider>> = {},
   ) {}
 
   factory(name: string): ProviderFactory {
     const f = this.factories[name]?.();
     if (!f) {
       throw new ProviderError(
-        `provider "${name}" is not available: cdktf-sched serves ${Object.keys(this.factories)
+        `provider "${name}" is not available: cdktf-sched serves ${[
+          ...Object.keys(this.factories),
+          ...Object.keys(this.builtins),
+        ]
           .map((n) => `"${n}"`)
-          .join(' and ')}`,
+          .join(', ')}`,
       );
     }
     return f;
@@ -53,6 +62,8 @@ export class ProviderSet {
 
   /** Validates and configures the provider at `address` (`sched`, `sched.west`); returns its diagnostics. */
   configure(address: string, name: string, config: Config): Diagnostic[] {
+    const builtin = this.builtins[name];
+    if (builtin) return this.configureBuiltin(address, name, builtin, config);
     const factory = this.factory(name);
     const diags = factory.validate(config);
     if (diags.some((d) => d.severity === 'error')) return diags;
@@ -60,8 +71,28 @@ export class ProviderSet {
     return diags;
   }
 
+  private configureBuiltin(
+    address: string,
+    name: string,
+    builtin: BuiltinProvider,
+    config: Config,
+  ): Diagnostic[] {
+    const names = Object.keys(config);
+    if (names.length > 0)
+      return [
+        {
+          severity: 'error',
+          summary: `Unsupported argument "${names[0]}"`,
+          detail: `the built-in provider "${name}" takes no configuration`,
+          path: [names[0]!],
+        },
+      ];
+    this.configuredBuiltins.set(address, builtin);
+    return [];
+  }
+
   isConfigured(address: string): boolean {
-    return this.configured.has(address);
+    return this.configured.has(address) || this.configuredBuiltins.has(address);
   }
 
   private provider(address: string): Provider {
@@ -77,16 +108,33 @@ export class ProviderSet {
   }
 
   dataSource(address: string, type: string): DataSourceHandler {
-    const h = this.provider(address).dataSources[type];
+    const h = (this.configuredBuiltins.get(address) ?? this.provider(address)).dataSources[type];
     if (!h) throw new ProviderError(`provider ${address} has no data source "${type}"`);
     return h;
   }
 
   /** Sensitive top-level attributes of a resource or data source type, from its schema. */
   sensitive(name: string, type: string, mode: 'managed' | 'data'): string[] {
+    const builtin = mode === 'data' ? this.builtins[name]?.dataSources[type] : undefined;
+    if (builtin) return sensitiveAttributes(builtin.shape);
     const f = this.factories[name]?.();
     const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
     return entry ? sensitiveAttributes(entry.shape) : [];
+  }
+
+  /** A data source's value as recorded in state (the built-in provider's in terraform's form). */
+  dataState(name: string, type: string, value: State): State {
+    return this.builtins[name]?.record(type, value) ?? value;
+  }
+
+  /** A resource type's schema as terraform sees it (what the plugin serves), for the state's form. */
+  block(name: string, type: string): TerraformBlock | undefined {
+    const key = `${name}.${type}`;
+    if (!this.blocks.has(key)) {
+      const entry = this.factories[name]?.().resourceShapes[type];
+      this.blocks.set(key, entry ? terraformBlock(entry.shape) : undefined);
+    }
+    return this.blocks.get(key);
   }
 
   schemaVersion(name: string, type: string): number {
@@ -96,5 +144,6 @@ export class ProviderSet {
   async close(): Promise<void> {
     await Promise.all([...this.configured.values()].map((p) => p.close().catch(() => undefined)));
     this.configured.clear();
+    this.configuredBuiltins.clear();
   }
 }

@@ -9,6 +9,12 @@ import { backendOf, openStackState, workspaceOf } from './stack-state';
 import { ProviderSet } from './providers';
 import type { SynthesizedStack } from './config';
 import type { Env } from '../api/env';
+import {
+  BUILTIN_PROVIDER,
+  readRemoteState,
+  terraformBuiltinProvider,
+  type RemoteStateReader,
+} from './remote-state';
 
 export interface StackSession {
   project: Project;
@@ -32,6 +38,11 @@ export interface OpenOptions {
   log?: (line: string) => void;
   /** The workspace; default: TF_WORKSPACE, else the selected one, else "default". */
   workspace?: string;
+  /**
+   * How `terraform_remote_state` reads other states (default: local, pg and http). The place to
+   * plug in every backend the engine keeps state in, and a multi-stack run's view of pending outputs.
+   */
+  remoteState?: RemoteStateReader;
 }
 
 export async function openStack(
@@ -49,7 +60,12 @@ export async function openStack(
     opts.lock === false ? false : { operation: opts.operation, version: '0.1.0' },
   );
   if (store.localPath) loaded.statePath = store.localPath;
-  const providers = new ProviderSet(undefined, opts.env);
+  const providers = new ProviderSet(undefined, opts.env, {
+    [BUILTIN_PROVIDER]: terraformBuiltinProvider({
+      read: opts.remoteState ?? readRemoteState,
+      baseDir: stack.workingDirectory,
+    }),
+  });
   return {
     project,
     loaded,

@@ -16,7 +16,7 @@ import type { StateFile, StateWriter } from '../state';
 import type { InstancePlan, StackPlan } from '../plan/types';
 import { createApplyContext, type ApplyContext } from './context';
 import { buildApplyGraph, changeOf, DESTROY_SUFFIX, type ApplyNode } from './graph';
-import { applyDeferredDataRead, recordPlanTimeDataReads } from './steps/data-read';
+import { applyDeferredDataRead, forgetDataOnDestroy, recordPlanTimeDataReads } from './steps/data-read';
 import { applyInstanceChange } from './steps/instance-change';
 import { applyMoves } from './steps/moved';
 import { applyOutputs } from './steps/outputs';
@@ -68,6 +68,7 @@ export async function applyPlan(opts: ApplyOptions): Promise<ApplyResult> {
   ctx.result.interrupted = walked.skipped.some((s) => s.reason === 'aborted');
   // The old object of a replace that did not finish is gone all the same.
   ctx.result.destroyed.push(...ctx.halfReplaced);
+  await forgetDataOnDestroy(ctx);
   await recordPlanTimeDataReads(ctx);
   await applyOutputs(ctx);
   await opts.writer.settle();

@@ -15,6 +15,7 @@ import { UNKNOWN } from '../../provider/values';
 import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
 import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
 import type { InstancePlan } from '../plan/types';
+import { recordedState } from '../terraform-form';
 import { ValueBook } from '../plan/values';
 import { SignalFanout } from '../../common/signal-fanout';
 import type { ApplyOptions, ApplyResult } from './apply';
@@ -114,10 +115,13 @@ export function blockOf(
 }
 
 /** The state object an applied instance leaves. */
-export function objectOf(ip: InstancePlan, next: State, secrets: readonly string[]): InstanceObject {
+export function objectOf(ctx: ApplyContext, ip: InstancePlan, next: State): InstanceObject {
+  const secrets = ctx.secrets;
+  const block = ctx.opts.providers.block(ip.providerName, ip.type);
   return {
     schemaVersion: ip.schemaVersion,
-    attributes: next,
+    // Recorded as terraform records it: arguments as configured, unset ones null.
+    attributes: block ? recordedState(block, next, ip.recordAs) : next,
     sensitiveAttributes: dedupe([
       ...ip.sensitive.filter((k) => next[k] !== undefined && next[k] !== null).map((k) => [k]),
       ...appliedMarks(ip.marks, ip.change.planned, next, [...secrets]),
@@ -142,7 +146,7 @@ export function providerOf(p: { provider: string; providerName: string }): { pro
 function record(ctx: ApplyContext, ip: InstancePlan, next: State | null) {
   return (s: StateFile): void => {
     if (next === null) s.remove(ip.address);
-    else s.set(ip.address, objectOf(ip, next, ctx.secrets), providerOf(ip));
+    else s.set(ip.address, objectOf(ctx, ip, next), providerOf(ip));
   };
 }
 

@@ -2,6 +2,7 @@
 import type { PlanModel, ResourceChange } from '../render/model';
 import { resourceChangeFromPlanned } from '../render/model';
 import type { StackPlan } from './types';
+import { providerFqn } from '../state/format';
 
 export function planModel(
   plan: StackPlan,
@@ -11,7 +12,7 @@ export function planModel(
     ...resourceChangeFromPlanned({
       address: ip.address,
       planned: ip.change,
-      providerName: `registry.terraform.io/cdktf-sched/${ip.providerName}`,
+      providerName: providerFqn(ip.providerName),
       ...(ip.constructPath ? { constructPath: ip.constructPath } : {}),
       sensitive: ip.sensitive,
       priorSensitive: [...priorSensitive(ip.address), ...(ip.marks?.before ?? [])],
@@ -32,7 +33,7 @@ export function planModel(
       type: dp.type,
       name: dp.name,
       ...(dp.key !== undefined ? { index: dp.key } : {}),
-      providerName: `registry.terraform.io/cdktf-sched/${dp.providerName}`,
+      providerName: providerFqn(dp.providerName),
       ...(dp.constructPath ? { constructPath: dp.constructPath } : {}),
       action: 'read',
       actionReason:

@@ -1,5 +1,5 @@
 /** What a plan holds: per resource instance, the handler's planned change and what the engine needs to apply it. */
-import type { PlannedChange } from '../../provider/resource';
+import type { PlannedChange, State } from '../../provider/resource';
 import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, OutputChange } from '../render/model';
@@ -51,6 +51,11 @@ export interface InstancePlan extends PlannedInstanceAddress {
   forget?: boolean;
   /** Where its sensitive values sit, beyond the schema's sensitive attributes. */
   marks?: InstanceMarks;
+  /**
+   * The planned state in the form terraform records it (arguments as configured, unset ones null):
+   * what the apply records, with the computed attributes the handler returns. Absent in older plans.
+   */
+  recordAs?: State;
 }
 
 /** A moved block that applies to the state: the apply renames `from` to `to` before anything else. */

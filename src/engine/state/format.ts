@@ -80,9 +80,17 @@ export type StateV4 = z.infer<typeof StateV4Schema>;
 
 /** `provider["registry.terraform.io/cdktf-sched/sched"]`, with `.alias` for an aliased configuration. */
 export function providerConfigAddress(providerName: string, alias?: string): string {
+  return `provider[${JSON.stringify(providerFqn(providerName))}]${alias ? `.${alias}` : ''}`;
+}
+
+/** Terraform's built-in provider, which terraform records under this source, not a registry's. */
+export const BUILTIN_TERRAFORM_SOURCE = 'terraform.io/builtin/terraform';
+
+/** A provider's fully qualified source: `registry.terraform.io/cdktf-sched/sched`, or the built-in's. */
+export function providerFqn(providerName: string): string {
+  if (providerName === 'terraform') return BUILTIN_TERRAFORM_SOURCE;
   const source = providerName.includes('/') ? providerName : `${PROVIDER_NAMESPACE}/${providerName}`;
-  const fqn = source.split('/').length === 3 ? source : `${PROVIDER_REGISTRY}/${source}`;
-  return `provider[${JSON.stringify(fqn)}]${alias ? `.${alias}` : ''}`;
+  return source.split('/').length === 3 ? source : `${PROVIDER_REGISTRY}/${source}`;
 }
 
 /** The provider a resource type belongs to by Terraform's naming rule (prefix before the first `_`). */

@@ -5,6 +5,8 @@ export {
   PROVIDER_REGISTRY,
   defaultProviderFor,
   providerConfigAddress,
+  providerFqn,
+  BUILTIN_TERRAFORM_SOURCE,
   providerSource,
   impliedType,
   type StateV4,

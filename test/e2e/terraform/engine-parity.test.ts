@@ -18,9 +18,7 @@ import {
   SchedNamespace,
   SchedProvider,
 } from '../../../constructs';
-import { Capture } from '../cli/helpers';
-import { runCli } from '../../../src/cli/main';
-import { createWorkspace, findTerraform, type Workspace } from './harness';
+import { createWorkspace, engineRun, findTerraform, type Workspace } from './harness';
 
 const TERRAFORM = findTerraform();
 
@@ -163,20 +161,7 @@ async function clusterView(agent: DevAgent): Promise<Obj> {
   });
 
   async function engineDeploy(): Promise<void> {
-    const stdout = new Capture();
-    const stderr = new Capture();
-    const code = await runCli(['deploy', '--no-synth', '--auto-approve'], {
-      stdout,
-      stderr,
-      cwd: project,
-      env: {
-        SCHED_ADDR: engineAgent.schedulerUrl,
-        REG_HTTP_ADDR: engineAgent.registryUrl!,
-        PATH: process.env['PATH'] ?? '',
-        CI: '1',
-      },
-    });
-    if (code !== 0) throw new Error(`cdktf-sched deploy exited with ${code}\n${stdout.text}\n${stderr.text}`);
+    await engineRun(project, ['deploy', '--no-synth', '--auto-approve'], engineAgent);
   }
 
   async function terraformDeploy(stackFile: string, init: boolean): Promise<string> {

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { writeMirror } from '../../../src/plugin/mirror';
 import { findTerraform, offlineTerraformEnv } from '../../../src/plugin/terraform-env';
 import { compilePlugin } from '../../integration/plugin/helpers/compile';
+import { runCli } from '../../../src/cli/main';
+import { Capture } from '../cli/helpers';
 
 export { findTerraform };
 
@@ -79,4 +81,32 @@ export function createWorkspace(bin: string): Workspace {
     },
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Runs `cdktf-sched <argv>` in-process in `cwd` against the agent's addresses (and nothing else from
+ * the environment); fails with its output unless it exits with one of `codes`. Returns stdout.
+ */
+export async function engineRun(
+  cwd: string,
+  argv: string[],
+  agent: { schedulerUrl: string; registryUrl?: string | undefined },
+  codes = [0],
+): Promise<string> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    cwd,
+    env: {
+      SCHED_ADDR: agent.schedulerUrl,
+      REG_HTTP_ADDR: agent.registryUrl ?? '',
+      PATH: process.env['PATH'] ?? '',
+      CI: '1',
+    },
+  });
+  if (!codes.includes(code))
+    throw new Error(`cdktf-sched ${argv.join(' ')} exited with ${code}\n${stdout.text}\n${stderr.text}`);
+  return stdout.text;
 }

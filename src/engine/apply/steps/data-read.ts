@@ -17,7 +17,7 @@ export async function applyDeferredDataRead(ctx: ApplyContext, dp: DataPlan): Pr
   const { config: cfg, sensitivePaths } = evaluateMarkedResourceConfig(block, s, inst);
   const value = await ctx.opts.providers.dataSource(dp.provider, dp.type).read(cfg);
   ctx.book.set(dp.resourceAddress, dp.key, value, dataPaths(dp.sensitive, sensitivePaths, value));
-  await ctx.opts.writer.update((st) => setData(st, dp, value));
+  await ctx.opts.writer.update((st) => setData(ctx, st, dp, value));
 }
 
 /** Data sources that are not deferred are recorded as read at plan time. */
@@ -27,15 +27,28 @@ export async function recordPlanTimeDataReads(ctx: ApplyContext): Promise<void> 
   await writer.update((st) => {
     for (const dp of plan.data) {
       if (dp.deferred || !dp.value) continue;
-      setData(st, dp, dp.value);
+      setData(ctx, st, dp, dp.value);
     }
   });
 }
 
-function setData(st: StateFile, dp: DataPlan, value: Record<string, unknown>): void {
+/** A destroy leaves no data source behind either, as terraform's does. */
+export async function forgetDataOnDestroy(ctx: ApplyContext): Promise<void> {
+  const { plan, writer } = ctx.opts;
+  if (plan.mode !== 'destroy' || ctx.result.failed.length > 0 || ctx.result.interrupted) return;
+  await writer.update((st) => {
+    for (const e of st.entries()) if (e.addr.mode === 'data') st.remove(e.address);
+  });
+}
+
+function setData(ctx: ApplyContext, st: StateFile, dp: DataPlan, value: Record<string, unknown>): void {
   st.set(
     dp.address,
-    { schemaVersion: 0, attributes: value, sensitiveAttributes: dp.sensitive.map((k) => [k]) },
+    {
+      schemaVersion: 0,
+      attributes: ctx.opts.providers.dataState(dp.providerName, dp.type, value),
+      sensitiveAttributes: dp.sensitive.map((k) => [k]),
+    },
     providerOf(dp),
   );
 }

@@ -23,19 +23,21 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
   const handler = opts.providers.resource(ip.provider, ip.type);
   let change: PlannedChange = changeOf(ip, part);
   const block = blockOf(ctx.config, ip.resourceAddress, 'managed');
-  if (block && needsReplan(ip, part, change)) change = await replan(ctx, ip, part, block, handler, change);
+  let recordAs = ip.recordAs;
+  if (block && needsReplan(ip, part, change)) {
+    ({ change, recordAs } = await replan(ctx, ip, part, block, handler, change));
+  }
   // A kill during the create would otherwise lose the object: record that it may exist first.
   if (change.action === 'create' && change.planned)
     await opts.writer.recordPending(
       ip.address,
-      objectOf({ ...ip, change }, knownOnly(change.planned) as State, ctx.secrets),
+      objectOf(ctx, { ...ip, change }, knownOnly(change.planned) as State),
       providerOf(ip),
     );
   opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
   const next = await runHandler(ctx, ip, handler, change);
-  persistSoon(ctx, { ...ip, change }, next);
-  if (next)
-    ctx.book.set(ip.resourceAddress, ip.key, next, objectOf(ip, next, ctx.secrets).sensitiveAttributes ?? []);
+  persistSoon(ctx, { ...ip, change, ...(recordAs ? { recordAs } : {}) }, next);
+  if (next) ctx.book.set(ip.resourceAddress, ip.key, next, objectOf(ctx, ip, next).sensitiveAttributes ?? []);
   else ctx.book.delete(ip.resourceAddress, ip.key);
   if (block && next) {
     const inst = instancesOf(expandResource(block, ctx.scope())).find((i) => i.key === ip.key);

@@ -4,7 +4,8 @@
  * destroy half changed the object, and with it the index the create must check).
  */
 import { evaluateResourceConfig, expandResource, instancesOf, type ResourceConfig } from '../../config';
-import type { PlannedChange, ResourceHandler } from '../../../provider/resource';
+import type { PlannedChange, ResourceHandler, State } from '../../../provider/resource';
+import { recordedPlanned } from '../../terraform-form';
 import { containsUnknown } from '../../../provider/values';
 import type { ApplyContext } from '../context';
 import type { Part } from '../graph';
@@ -22,7 +23,7 @@ export async function replan(
   block: ResourceConfig,
   handler: ResourceHandler,
   change: PlannedChange,
-): Promise<PlannedChange> {
+): Promise<{ change: PlannedChange; recordAs?: State }> {
   // Now that what it depends on exists, its configuration is known: plan it for real.
   const s = ctx.scope();
   const inst = instancesOf(expandResource(block, s)).find((i) => i.key === ip.key);
@@ -40,7 +41,11 @@ export async function replan(
   });
   const err = replanned.diagnostics.find((d) => d.severity === 'error');
   if (err) throw new Error(`${err.summary}${err.detail ? `: ${err.detail}` : ''}`);
-  return replanned.action === 'noop' && change.action !== 'noop'
-    ? { ...replanned, action: 'noop' }
-    : replanned;
+  const schema = ctx.opts.providers.block(ip.providerName, ip.type);
+  return {
+    change:
+      replanned.action === 'noop' && change.action !== 'noop' ? { ...replanned, action: 'noop' } : replanned,
+    // The recorded form follows the configuration it was planned from.
+    ...(schema && replanned.planned ? { recordAs: recordedPlanned(schema, replanned.planned, cfg) } : {}),
+  };
 }

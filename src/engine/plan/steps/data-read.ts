@@ -46,13 +46,17 @@ export async function planDataRead(ctx: PlanContext, r: ResourceConfig): Promise
         if (pending && !containsUnknown(cfg)) entry.deferredBecause = 'dependency';
         ctx.book.set(r.address, inst.key, UNKNOWN);
       } else {
-        entry.value = await handler.read(cfg);
-        ctx.book.set(
-          r.address,
-          inst.key,
-          entry.value,
-          dataPaths(entry.sensitive, sensitivePaths, entry.value),
-        );
+        const value = await handler.read(cfg);
+        // A value another stack's pending plan will change (terraform_remote_state in a multi-stack
+        // plan) is not known yet: read again at apply, as for a pending dependency.
+        if (containsUnknown(value)) {
+          entry.deferred = true;
+          entry.deferredBecause = 'dependency';
+          ctx.book.set(r.address, inst.key, UNKNOWN);
+        } else {
+          entry.value = value;
+          ctx.book.set(r.address, inst.key, value, dataPaths(entry.sensitive, sensitivePaths, value));
+        }
       }
       ctx.plan.data.push(entry);
     }),

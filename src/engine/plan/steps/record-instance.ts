@@ -24,6 +24,7 @@ export interface RecordHow {
   forget?: boolean;
   /** The evaluated configuration and the paths of its sensitive values. */
   evaluated?: { config: State; sensitivePaths: AttrPath[] };
+  recordAs?: InstancePlan['recordAs'];
 }
 
 export function recordInstance(
@@ -59,6 +60,7 @@ export function recordInstance(
     ...(previousAddress !== undefined ? { previousAddress } : {}),
     ...(importing !== undefined ? { importing: { id: importing } } : {}),
     ...(forget ? { forget } : {}),
+    ...(how.recordAs ? { recordAs: how.recordAs } : {}),
     marks: instanceMarks({
       configPaths: how.evaluated?.sensitivePaths ?? [],
       config: how.evaluated?.config,

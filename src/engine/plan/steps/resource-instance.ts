@@ -16,6 +16,7 @@ import { applyIgnoreChanges } from '../ignore-changes';
 import { fromHandlerDiagnostics } from './diagnostics';
 import { importedPrior } from './import';
 import { referencePaths } from '../sensitivity';
+import { recordForm } from '../../terraform-form';
 import { recordInstance } from './record-instance';
 import { replaceIfTriggered } from './replace-triggered';
 import { adoptionNote, pendingCreate, refreshPrior, type ResourceStep } from './resource-step';
@@ -41,13 +42,19 @@ export async function planResourceInstance(
     for (const d of diags) ctx.diagnostics.push({ ...d, ...ctxOf(r, inst.key) });
     cfg = applyIgnoreChanges(r, cfg, prior);
     const planned = await handler.plan({ prior, config: cfg });
-    const { change, byTrigger } = await replaceIfTriggered(step, prior, cfg, planned);
+    const triggered = await replaceIfTriggered(step, prior, cfg, planned);
+    const { byTrigger } = triggered;
+    let { change } = triggered;
     const adopted = prior !== null && pendingCreate(step, address);
     if (adopted) adoptionNote(step, inst.key, address);
+    // Recorded as terraform records it; a state an older engine wrote otherwise is rewritten.
+    const form = step.block ? recordForm(step.block, change, cfg, ctx.state.get(address)?.attributes) : {};
+    if (form.upgrade) change = { ...change, prior: form.upgrade };
     const ip = recordInstance(step, inst.key, address, change, {
       orphan: false,
       byTrigger,
-      ...(adopted || importId !== undefined ? { stateOnly: 'record' as const } : {}),
+      ...(adopted || form.upgrade || importId !== undefined ? { stateOnly: 'record' as const } : {}),
+      ...(form.recordAs ? { recordAs: form.recordAs } : {}),
       ...(importId !== undefined ? { importing: importId } : {}),
       configKnown: !containsUnknown(cfg),
       evaluated,

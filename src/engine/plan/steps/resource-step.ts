@@ -6,6 +6,7 @@ import { diagnostic, type InstanceKey, type ResourceConfig } from '../../config'
 import type { ResourceHandler, State } from '../../../provider/resource';
 import type { PlanContext } from '../context';
 import { ctxOf } from '../context';
+import { refreshedState } from '../../terraform-form';
 import { providerAddressOf } from './diagnostics';
 
 export interface ResourceStep {
@@ -19,6 +20,8 @@ export interface ResourceStep {
   readonly dependencies: string[];
   readonly sensitive: string[];
   readonly schemaVersion: number;
+  /** The resource type's schema block: the state records values in terraform's form through it. */
+  readonly block: ReturnType<PlanContext['providers']['block']>;
 }
 
 export function createResourceStep(ctx: PlanContext, r: ResourceConfig): ResourceStep {
@@ -32,6 +35,7 @@ export function createResourceStep(ctx: PlanContext, r: ResourceConfig): Resourc
     dependencies: ctx.graphDeps(r.address),
     sensitive: ctx.providers.sensitive(r.provider.name, r.type, 'managed'),
     schemaVersion: ctx.providers.schemaVersion(r.provider.name, r.type),
+    block: ctx.providers.block(r.provider.name, r.type),
   };
 }
 
@@ -44,7 +48,8 @@ export async function refreshPrior(step: ResourceStep, address: string): Promise
     prior = step.handler.upgrade(prior, obj.schemaVersion);
   // An interrupted create is always looked up: only the cluster knows whether it happened.
   if (!step.ctx.refresh && !obj.createPending) return prior;
-  return step.handler.read(prior);
+  const read = await step.handler.read(prior);
+  return read && step.block ? refreshedState(step.block, read, prior) : read;
 }
 
 export function pendingCreate(step: ResourceStep, address: string): boolean {

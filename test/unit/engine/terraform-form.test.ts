@@ -1,0 +1,45 @@
+/**
+ * The form the engine records state in, on a real resource schema (sched_namespace: `description` and
+ * `meta` optional, `id` computed): unset arguments null as terraform records them, and a state an older
+ * engine wrote with "" rewritten when the plan changes nothing.
+ */
+import { recordForm, recordedState } from '../../../src/engine/terraform-form';
+import { namespaceShape } from '../../../src/provider/sched/namespace';
+import { terraformBlock } from '../../../src/provider/schema';
+import type { PlannedChange } from '../../../src/provider/resource';
+
+const block = terraformBlock(namespaceShape);
+const handlerState = { name: 'apps', description: '', meta: null, id: 'apps' };
+
+describe('recorded state', () => {
+  it('records an unset description as null and a set one as configured', () => {
+    const create: PlannedChange = { action: 'create', prior: null, planned: handlerState, diagnostics: [] };
+    const unset = recordForm(block, create, { name: 'apps' }, undefined);
+    expect(recordedState(block, handlerState, unset.recordAs)).toEqual({
+      ...handlerState,
+      description: null,
+    });
+    const set = recordForm(block, create, { name: 'apps', description: '' }, undefined);
+    expect(recordedState(block, handlerState, set.recordAs)).toEqual(handlerState);
+    expect(unset.upgrade).toBeUndefined();
+  });
+
+  it('rewrites a state stored with "" for an unset argument when nothing else changes', () => {
+    const noop: PlannedChange = {
+      action: 'noop',
+      prior: handlerState,
+      planned: handlerState,
+      diagnostics: [],
+    };
+    expect(recordForm(block, noop, { name: 'apps' }, handlerState).upgrade).toEqual({
+      ...handlerState,
+      description: null,
+    });
+    const current = { ...handlerState, description: null };
+    expect(recordForm(block, noop, { name: 'apps' }, current).upgrade).toBeUndefined();
+  });
+
+  it('keeps the handler state as it is for a plan saved without the recorded form', () => {
+    expect(recordedState(block, handlerState, undefined)).toBe(handlerState);
+  });
+});
