@@ -5,7 +5,6 @@
  * through them (see redact-io.ts).
  */
 import type { StackConfig } from '../engine/config';
-import { leafTexts } from '../engine/expressions/marks';
 import { textsAt } from '../engine/plan/sensitivity';
 import type { StackPlan } from '../engine/plan/types';
 import type { InstanceObject } from '../engine/state';
@@ -22,8 +21,10 @@ export function collectSecretsOfPlan(plan: StackPlan): string[] {
     add(textsAt(ip.change.prior, [...names, ...(ip.marks?.before ?? [])]));
     add(textsAt(ip.change.planned, [...names, ...(ip.marks?.after ?? [])]));
   }
-  for (const o of plan.outputs) if (o.sensitive) add(leafTexts(o.value));
-  for (const o of plan.outputChanges) if (o.sensitive) add([...leafTexts(o.before), ...leafTexts(o.after)]);
+  // Sensitive outputs are masked by their flag where they are shown. Their texts are not learnt: an
+  // output is sensitive for its own display (cdktf marks every cross-stack output so), and scrubbing
+  // its text everywhere turned unrelated attributes that happen to equal it into "(sensitive value)".
+  // A secret behind an output is learnt where it comes from: a sensitive variable or attribute.
   return [...out];
 }
 
