@@ -15,6 +15,7 @@ import type { EvalScope } from '../expressions/evaluate';
 import { buildConfigGraph, type ConfigNode, type Graph } from '../graph';
 import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
+import { BatchRefresh } from './batch-refresh';
 import type { PlanOptions } from './plan';
 import { targetClosure } from './targets';
 import type { InstancePlan, StackPlan } from './types';
@@ -43,6 +44,8 @@ export interface PlanContext {
   /** The configuration graph, limited to the targets and what they depend on when targeting. */
   readonly graph: Graph<ConfigNode>;
   readonly targetSet: Set<string> | undefined;
+  /** Refreshes each resource type's instances at once where its handler can (see batch-refresh.ts). */
+  readonly batchRefresh: BatchRefresh;
   /** An expression scope over the variables and the values learnt so far. */
   scope(): EvalScope;
   /** Records an error diagnostic: the plan must not be applied. */
@@ -94,6 +97,7 @@ export function createPlanContext(
     managedInState: managedByResource(opts.state),
     graph,
     targetSet,
+    batchRefresh: new BatchRefresh({ state: opts.state, targetSet }),
     scope: () =>
       createStackScope({
         config,
