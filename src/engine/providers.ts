@@ -33,6 +33,8 @@ export class ProviderError extends Error {
 
 export class ProviderSet {
   private readonly configured = new Map<string, Provider>();
+  /** sensitive() by mode, provider and type: asked once per resource block, the same answer each time. */
+  private readonly sensitiveByType = new Map<string, string[]>();
 
   constructor(
     private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
@@ -84,9 +86,14 @@ export class ProviderSet {
 
   /** Sensitive top-level attributes of a resource or data source type, from its schema. */
   sensitive(name: string, type: string, mode: 'managed' | 'data'): string[] {
-    const f = this.factories[name]?.();
-    const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
-    return entry ? sensitiveAttributes(entry.shape) : [];
+    const key = `${mode}\u0000${name}\u0000${type}`;
+    let out = this.sensitiveByType.get(key);
+    if (!out) {
+      const f = this.factories[name]?.();
+      const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
+      this.sensitiveByType.set(key, (out = entry ? sensitiveAttributes(entry.shape) : []));
+    }
+    return [...out];
   }
 
   schemaVersion(name: string, type: string): number {

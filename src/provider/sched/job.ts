@@ -74,10 +74,19 @@ export class SchedJobHandler implements ResourceHandler {
    */
   private readonly unchanged = new Set<string>();
 
+  /**
+   * validate() results by configuration object: the engine validates a configuration and then plans
+   * it, and plan validates again (it must, for callers that do not validate first). Validating parses
+   * the jobspec against the API schema, the largest part of the CPU an unchanged job costs.
+   */
+  private readonly validated = new WeakMap<Config, Diagnostic[]>();
+
   constructor(private readonly ctx: SchedProviderContext) {}
 
   validate(config: Config): Diagnostic[] {
-    return validateJobConfig(config);
+    let diags = this.validated.get(config);
+    if (!diags) this.validated.set(config, (diags = validateJobConfig(config)));
+    return [...diags];
   }
 
   plan(req: {
