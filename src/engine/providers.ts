@@ -37,6 +37,8 @@ export class ProviderSet {
   private readonly configured = new Map<string, Provider>();
   private readonly configuredBuiltins = new Map<string, BuiltinProvider>();
   private readonly blocks = new Map<string, TerraformBlock | undefined>();
+  /** sensitive() by mode, provider and type: asked once per resource block, the same answer each time. */
+  private readonly sensitiveByType = new Map<string, string[]>();
 
   constructor(
     private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
@@ -117,9 +119,14 @@ export class ProviderSet {
   sensitive(name: string, type: string, mode: 'managed' | 'data'): string[] {
     const builtin = mode === 'data' ? this.builtins[name]?.dataSources[type] : undefined;
     if (builtin) return sensitiveAttributes(builtin.shape);
-    const f = this.factories[name]?.();
-    const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
-    return entry ? sensitiveAttributes(entry.shape) : [];
+    const key = `${mode}\u0000${name}\u0000${type}`;
+    let out = this.sensitiveByType.get(key);
+    if (!out) {
+      const f = this.factories[name]?.();
+      const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
+      this.sensitiveByType.set(key, (out = entry ? sensitiveAttributes(entry.shape) : []));
+    }
+    return [...out];
   }
 
   /** A data source's value as recorded in state (the built-in provider's in terraform's form). */

@@ -7,6 +7,7 @@
  *   plan({prior, config})         -> PlannedChange (may call the service, e.g. the job plan endpoint)
  *   apply(change)                 -> new state, or null when deleted
  *   read(state)                   -> refreshed state, or null when the object is gone
+ *   refreshMany?(states)          -> per state: refreshed without its own read, or undefined (read it)
  *   import(id)                    -> state of an existing object
  */
 import type { z } from 'zod';
@@ -89,6 +90,15 @@ export interface ResourceHandler<C extends Config = Config, S extends State = St
   }): Promise<PlannedChange>;
   apply(change: PlannedChange, ctx?: ApplyContext): Promise<S | null>;
   read(state: S): Promise<S | null>;
+  /**
+   * Optional: refreshes many objects of this type at once, e.g. from one list request whose items carry
+   * each object's modify index. For each state (same order): the refreshed state when the handler can
+   * tell it without reading that object, or undefined when `read` must be called for it (changed, not
+   * listed, or not enough recorded to tell). Never throws for a failed listing: it answers undefined for
+   * all, so the per-object reads report the error. A state answered here must plan as if `read` had
+   * just returned it (the handler remembers what it learnt for the next `plan` of that state).
+   */
+  refreshMany?(states: readonly S[]): Promise<Array<S | undefined>>;
   import(id: string): Promise<S>;
   /** Rewrites state written by an older schema version (default: unchanged). */
   upgrade?(state: State, fromVersion: number): State;

@@ -21,11 +21,11 @@ function figure(prefix: string): Figure {
   return f;
 }
 
-test('an unchanged job costs one request in a refresh and plan', () => {
-  const f = figure('HTTP requests per unchanged job');
-  expect(f.value).toBe('1');
+test('unchanged jobs cost one listing in a refresh and plan, and no request of their own', () => {
+  const f = figure('agent requests per unchanged job');
+  expect(f.value).toBe('0.050');
   expect(f.pass).toBe(true);
-  expect(f.comparison).toContain('over 20 jobs');
+  expect(f.comparison).toMatch(/^1 requests for 20 jobs, 0 jobs read on their own; GET \/v1\/jobs 1/);
 });
 
 test('a changed job costs two requests as JSON and three as HCL2', () => {

@@ -15,6 +15,7 @@ import type { EvalScope } from '../expressions/evaluate';
 import { buildConfigGraph, type ConfigNode, type Graph } from '../graph';
 import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
+import { BatchRefresh } from './batch-refresh';
 import type { PlanOptions } from './plan';
 import { targetClosure } from './targets';
 import type { InstancePlan, StackPlan } from './types';
@@ -47,6 +48,8 @@ export interface PlanContext {
   readonly previous: ReadonlyMap<string, string>;
   /** Import IDs by target instance address (targets the state does not have yet). */
   readonly imports: Map<string, string>;
+  /** Refreshes each resource type's instances at once where its handler can (see batch-refresh.ts). */
+  readonly batchRefresh: BatchRefresh;
   /** An expression scope over the variables and the values learnt so far. */
   scope(): EvalScope;
   /** Records an error diagnostic: the plan must not be applied. */
@@ -101,6 +104,7 @@ export function createPlanContext(
     targetSet,
     previous: moved.previous,
     imports: new Map(),
+    batchRefresh: new BatchRefresh({ state: opts.state, targetSet }),
     scope: () =>
       createStackScope({
         config,

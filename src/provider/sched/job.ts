@@ -11,7 +11,8 @@ import { knownStringMap, validateShape } from '../common/shape';
 import type { SchedProviderContext } from './context';
 import { applyJob } from './job/apply';
 import { validateJobspec } from './job/jobspec';
-import { argumentsOf, planJob, refOf } from './job/plan';
+import { argumentsOf, planJob, refOf, type Refreshed } from './job/plan';
+import { unchangedByIndex } from './job/refresh-by-index';
 import { jobShape } from './job/schema';
 import { computedAttributes, fetchRemote, type RemoteJob } from './job/state';
 
@@ -67,11 +68,25 @@ export class SchedJobHandler implements ResourceHandler {
    * copy; taken once, by the next plan of that state.
    */
   private readonly refreshed = new Map<string, RemoteJob>();
+  /**
+   * The states refreshMany found unchanged on the cluster (same keys as `refreshed`): their plan
+   * compares the configuration with the state instead of with a copy read from the cluster.
+   */
+  private readonly unchanged = new Set<string>();
+
+  /**
+   * validate() results by configuration object: the engine validates a configuration and then plans
+   * it, and plan validates again (it must, for callers that do not validate first). Validating parses
+   * the jobspec against the API schema, the largest part of the CPU an unchanged job costs.
+   */
+  private readonly validated = new WeakMap<Config, Diagnostic[]>();
 
   constructor(private readonly ctx: SchedProviderContext) {}
 
   validate(config: Config): Diagnostic[] {
-    return validateJobConfig(config);
+    let diags = this.validated.get(config);
+    if (!diags) this.validated.set(config, (diags = validateJobConfig(config)));
+    return [...diags];
   }
 
   plan(req: {
@@ -103,11 +118,22 @@ export class SchedJobHandler implements ResourceHandler {
     return next;
   }
 
-  private takeRefreshed(prior: State): RemoteJob | undefined {
+  /** One listing of job stubs for all of them; see job/refresh-by-index.ts. */
+  async refreshMany(states: readonly State[]): Promise<Array<State | undefined>> {
+    const unchanged = await unchangedByIndex(this.ctx, states).catch(() => states.map(() => false));
+    return states.map((s, i) => {
+      if (!unchanged[i]) return undefined;
+      this.unchanged.add(refreshKey(s));
+      return s;
+    });
+  }
+
+  private takeRefreshed(prior: State): Refreshed | undefined {
     const key = refreshKey(prior);
     const remote = this.refreshed.get(key);
     this.refreshed.delete(key);
-    return remote;
+    if (remote) return remote;
+    return this.unchanged.delete(key) ? 'unchanged' : undefined;
   }
 
   async import(id: string): Promise<State> {

@@ -205,6 +205,22 @@ export class SchedNamespaceHandler implements ResourceHandler {
     }
   }
 
+  /**
+   * The namespace list carries every namespace whole, so one request refreshes them all; a name it
+   * does not have is left to `read` (which tells a deleted namespace from one this token cannot list).
+   */
+  async refreshMany(states: readonly State[]): Promise<Array<State | undefined>> {
+    if (states.length < 2) return states.map(() => undefined);
+    const listed = await this.ctx.client.namespaces.list().then(
+      (r) => new Map(r.value.map((ns) => [ns.Name, ns])),
+      () => new Map<string, Namespace>(),
+    );
+    return states.map((s) => {
+      const ns = typeof s['name'] === 'string' ? listed.get(s['name']) : undefined;
+      return ns ? stateOf(ns) : undefined;
+    });
+  }
+
   async import(id: string): Promise<State> {
     const state = await this.read({ name: id });
     if (!state) throw new Error(`namespace "${id}" does not exist`);

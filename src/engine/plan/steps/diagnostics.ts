@@ -15,3 +15,12 @@ export function fromHandlerDiagnostics(
 export function providerAddressOf(r: ResourceConfig): string {
   return `${r.provider.name}${r.provider.alias ? `.${r.provider.alias}` : ''}`;
 }
+
+/**
+ * The provider name and alias of a state resource's `provider` (`provider["host/ns/sched"].west`);
+ * `fallback` names the provider when the string does not parse.
+ */
+export function providerOfState(provider: string, fallback: string): { name: string; alias?: string } {
+  const m = /provider\["[^"]*\/([^"/]+)"\](?:\.(\S+))?/.exec(provider);
+  return { name: m?.[1] ?? fallback, ...(m?.[2] ? { alias: m[2] } : {}) };
+}

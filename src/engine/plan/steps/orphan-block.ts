@@ -6,6 +6,7 @@
 import { defaultLifecycle, diagnosticFromError, type ResourceConfig } from '../../config';
 import type { PlanContext } from '../context';
 import { ctxOf } from '../context';
+import { providerOfState } from './diagnostics';
 import { planResource } from './resource';
 
 /** The orphaned blocks (by resource address) a plan covers: under --target only the targeted ones. */
@@ -36,15 +37,13 @@ export async function planOrphanBlocks(ctx: PlanContext, blocks: Map<string, Res
 
 /** A stand-in configuration for a resource block that exists only in state (its instances are deleted). */
 function orphanResource(type: string, name: string, provider: string): ResourceConfig {
-  const m = /provider\["[^"]*\/([^"/]+)"\](?:\.(\S+))?/.exec(provider);
-  const providerName = m?.[1] ?? type.split('_')[0]!;
   return {
     mode: 'managed',
     type,
     name,
     address: `${type}.${name}`,
     construct: {},
-    provider: { name: providerName, ...(m?.[2] ? { alias: m[2] } : {}) },
+    provider: providerOfState(provider, type.split('_')[0]!),
     providerExplicit: false,
     dependsOn: [],
     lifecycle: defaultLifecycle(),

@@ -7,7 +7,8 @@ import type { ResourceHandler, State } from '../../../provider/resource';
 import type { PlanContext } from '../context';
 import { ctxOf } from '../context';
 import { refreshedState } from '../../terraform-form';
-import { providerAddressOf } from './diagnostics';
+import type { BatchKey } from '../batch-refresh';
+import { providerAddressOf, providerOfState } from './diagnostics';
 
 export interface ResourceStep {
   readonly ctx: PlanContext;
@@ -22,20 +23,30 @@ export interface ResourceStep {
   readonly schemaVersion: number;
   /** The resource type's schema block: the state records values in terraform's form through it. */
   readonly block: ReturnType<PlanContext['providers']['block']>;
+  /** What the plan's batch refresh needs to find this block's batch. */
+  readonly batchKey: BatchKey;
+}
+
+function providerAddrOfState(provider: string, type: string): string {
+  const p = providerOfState(provider, type.split('_')[0]!);
+  return `${p.name}${p.alias ? `.${p.alias}` : ''}`;
 }
 
 export function createResourceStep(ctx: PlanContext, r: ResourceConfig): ResourceStep {
   const providerAddr = providerAddressOf(r);
+  const handler = ctx.providers.resource(providerAddr, r.type);
+  const schemaVersion = ctx.providers.schemaVersion(r.provider.name, r.type);
   return {
     ctx,
     r,
-    handler: ctx.providers.resource(providerAddr, r.type),
+    handler,
     providerAddr,
     removed: !ctx.config.resources.has(r.address),
     dependencies: ctx.graphDeps(r.address),
     sensitive: ctx.providers.sensitive(r.provider.name, r.type, 'managed'),
-    schemaVersion: ctx.providers.schemaVersion(r.provider.name, r.type),
+    schemaVersion,
     block: ctx.providers.block(r.provider.name, r.type),
+    batchKey: { providerAddr, type: r.type, handler, schemaVersion, providerAddrOfState },
   };
 }
 
@@ -48,6 +59,11 @@ export async function refreshPrior(step: ResourceStep, address: string): Promise
     prior = step.handler.upgrade(prior, obj.schemaVersion);
   // An interrupted create is always looked up: only the cluster knows whether it happened.
   if (!step.ctx.refresh && !obj.createPending) return prior;
+  if (!obj.createPending) {
+    const batched = await step.ctx.batchRefresh.lookup(step.batchKey, address);
+    if (batched !== undefined)
+      return batched && step.block ? refreshedState(step.block, batched, prior) : batched;
+  }
   const read = await step.handler.read(prior);
   return read && step.block ? refreshedState(step.block, read, prior) : read;
 }

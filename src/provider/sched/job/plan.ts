@@ -16,7 +16,14 @@ import { sameSpec, specDifferences } from './compare';
 import { describePlacementFailures } from './failure';
 import { JobspecError, detectFormat, loadJobspec, parseJsonJobspec, resolveJob } from './jobspec';
 import { COMPUTED, PROVIDER_SETTINGS, jobSettings, type JobSettings } from './schema';
+import { plansNothing } from './plan-unchanged';
 import { specAttributes, type JobRef, type RemoteJob } from './state';
+
+/**
+ * What the refresh before a plan learnt: the copy it read, or `unchanged` when it found by index that
+ * the cluster still holds the job the prior state recorded (refresh-by-index.ts).
+ */
+export type Refreshed = RemoteJob | 'unchanged';
 
 /** What apply needs from the plan; kept in saved plans, so it is plain JSON and re-validated. */
 export const JobPrivateSchema = z.object({
@@ -297,7 +304,7 @@ export async function planJob(
   prior: State | null,
   config: Config | null,
   validation: Diagnostic[],
-  refreshed?: RemoteJob,
+  refreshed?: Refreshed,
   replacing?: { prior: State; destroyFirst: boolean },
 ): Promise<PlannedChange> {
   if (config === null) {
@@ -370,8 +377,13 @@ export async function planJob(
     return planRegistration(input, 'update', job, { creating: true });
   }
 
+  if (refreshed === 'unchanged' && plansNothing(prior, config, job, input.settings))
+    return { action: 'noop', prior, planned: prior, diagnostics: validation };
   const known =
-    refreshed && refreshed.job.ID === ref.id && (refreshed.job.Namespace || 'default') === ref.namespace
+    refreshed &&
+    refreshed !== 'unchanged' &&
+    refreshed.job.ID === ref.id &&
+    (refreshed.job.Namespace || 'default') === ref.namespace
       ? refreshed
       : undefined;
   let remote: Job | null;

@@ -42,7 +42,10 @@ const WITHOUT_DEPLOYMENTS = new Set(['batch', 'sysbatch']);
  * finished stays as it is, and a newer one only comes with a change of the job (a new version or a
  * registration, both of which move JobModifyIndex). undefined: it must be read.
  */
-export function knownDeployment(job: Job, opts: FetchOptions): Deployment | null | undefined {
+export function knownDeployment(
+  job: Pick<Job, 'Version' | 'JobModifyIndex' | 'Type'>,
+  opts: FetchOptions,
+): Deployment | null | undefined {
   const version = job.Version ?? 0;
   const modifyIndex = job.JobModifyIndex ?? 0;
   const d = opts.deployment;

@@ -1,0 +1,73 @@
+/**
+ * Refresh in batches: before the first instance of a resource type is refreshed, every instance of
+ * that type and provider configuration the plan covers is handed to the handler's `refreshMany` at
+ * once (one list request instead of a read per object). What the batch cannot tell is read per
+ * instance as before. One batch per provider configuration and type per plan.
+ */
+import type { ResourceHandler, State } from '../../provider/resource';
+import type { StateFile } from '../state';
+
+export interface BatchRefreshInput {
+  readonly state: StateFile;
+  /** Resource and instance addresses the plan is limited to (--target), or undefined for all. */
+  readonly targetSet: Set<string> | undefined;
+}
+
+export interface BatchKey {
+  /** Provider configuration address: `sched` or `sched.west`. */
+  providerAddr: string;
+  type: string;
+  handler: ResourceHandler;
+  schemaVersion: number;
+  /** Provider configuration address of a state resource's `provider` string. */
+  providerAddrOfState: (provider: string, type: string) => string;
+}
+
+type Batch = Map<string, State>;
+
+export class BatchRefresh {
+  private readonly batches = new Map<string, Promise<Batch>>();
+
+  constructor(private readonly input: BatchRefreshInput) {}
+
+  /** The instance's refreshed object when its type's batch could tell it; undefined: read it on its own. */
+  async lookup(key: BatchKey, address: string): Promise<State | undefined> {
+    if (!key.handler.refreshMany) return undefined;
+    const id = `${key.providerAddr}\u0000${key.type}`;
+    let batch = this.batches.get(id);
+    if (!batch) this.batches.set(id, (batch = this.run(key)));
+    return (await batch).get(address);
+  }
+
+  private async run(key: BatchKey): Promise<Batch> {
+    const addresses: string[] = [];
+    const priors: State[] = [];
+    for (const e of this.input.state.instances()) {
+      const obj = this.covers(e, key) ? this.input.state.get(e.address) : undefined;
+      if (!obj) continue;
+      let prior = obj.attributes;
+      if (key.handler.upgrade && obj.schemaVersion < key.schemaVersion)
+        prior = key.handler.upgrade(prior, obj.schemaVersion);
+      addresses.push(e.address);
+      priors.push(prior);
+    }
+    const out: Batch = new Map();
+    if (priors.length === 0) return out;
+    // A batch that fails leaves every instance to its own read, which reports the error in its place.
+    const refreshed = await key.handler.refreshMany!(priors).catch(() => []);
+    refreshed.forEach((s, i) => {
+      if (s !== undefined) out.set(addresses[i]!, s);
+    });
+    return out;
+  }
+
+  private covers(e: ReturnType<StateFile['instances']>[number], key: BatchKey): boolean {
+    const { addr } = e;
+    if (addr.mode !== 'managed' || addr.type !== key.type) return false;
+    // An interrupted create is always read: only the cluster knows whether it happened.
+    if (this.input.state.isCreatePending(e.address)) return false;
+    if (key.providerAddrOfState(e.provider, addr.type) !== key.providerAddr) return false;
+    const targets = this.input.targetSet;
+    return !targets || targets.has(`${addr.type}.${addr.name}`) || targets.has(e.address);
+  }
+}
