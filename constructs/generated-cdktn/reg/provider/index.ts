@@ -26,7 +26,7 @@ export interface RegProviderConfig {
   */
   readonly namespace?: string;
   /**
-  * "sched" (default) or "consul": header prefixes and environment names of a real Consul cluster.
+  * "sched" (default, or from REG_FLAVOR) or "consul": the header, field and environment names of a real Consul cluster.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/reg/0.1.0/docs#flavor RegProvider#flavor}
   */

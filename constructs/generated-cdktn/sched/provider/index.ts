@@ -26,7 +26,7 @@ export interface SchedProviderConfig {
   */
   readonly namespace?: string;
   /**
-  * "sched" (default) or "nomad": header prefixes and environment names of a real Nomad cluster.
+  * "sched" (default, or from SCHED_FLAVOR) or "nomad": the header, field and environment names of a real Nomad cluster.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/cdktf-sched/sched/0.1.0/docs#flavor SchedProvider#flavor}
   */
