@@ -67,7 +67,9 @@ async function runHandler(
     }
     return await handler.apply(change, hctx);
   } catch (err) {
-    if (err instanceof ResourceApplyError) persistSoon(ctx, ip, err.state);
+    // What a failure leaves is not what was planned (a failed destroy half leaves the old object):
+    // it is recorded as it is, not in the planned form.
+    if (err instanceof ResourceApplyError) persistSoon(ctx, { ...ip, recordAs: undefined }, err.state);
     throw err;
   } finally {
     hard?.release();
