@@ -74,15 +74,27 @@ describe('reg provider: configuration, environment fallbacks, tokens', () => {
   });
 
   test('flavor "consul" reads CONSUL_HTTP_ADDR and CONSUL_NAMESPACE instead', async () => {
+    // A registry that speaks Consul's headers, as a real Consul does.
+    const consul = await startDevAgent({ port: 0, registryPort: 0, nodes: 0, dialect: 'hashicorp' });
     const env = {
-      CONSUL_HTTP_ADDR: open.registryUrl,
+      CONSUL_HTTP_ADDR: consul.registryUrl,
       CONSUL_NAMESPACE: 'team-a',
       REG_HTTP_ADDR: 'http://127.0.0.1:1',
     };
     const p = configure({ flavor: 'consul', retries: 0 }, env);
+    const c = new RegClient({ address: consul.registryUrl!, env: {}, flavor: 'consul' });
+    await c.namespaces.create({ Name: 'team-a' });
+    await c.close();
+    await p.resources['reg_acl_auth_method']!.apply({
+      action: 'create',
+      prior: null,
+      planned: { name: 'from-env', type: 'kubernetes', config: { Host: 'https://k:443', CACert: CA } },
+      diagnostics: [],
+    });
     expect(await p.dataSources['reg_namespace']!.read({ name: 'default' })).toMatchObject({ id: 'default' });
     const listed = await p.resources['reg_acl_auth_method']!.import('from-env');
     expect(listed).toMatchObject({ namespace: 'team-a' });
+    await consul.stop();
     const sched = configure({ retries: 0 }, env);
     await expect(sched.dataSources['reg_namespace']!.read({ name: 'default' })).rejects.toThrow(
       /cannot reach the server/,
