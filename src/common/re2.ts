@@ -4,7 +4,11 @@
  * functions. JavaScript's RegExp backtracks (`^(a+)+$` is exponential) and reads a different syntax
  * (`(?P<name>...)`, `\pL`, `(?i)`), so user patterns never reach it.
  */
-import { RE2, type RE2ExecArray } from 're2-wasm';
+import type { RE2, RE2ExecArray } from 're2-wasm';
+import { lazyModule } from './lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const re2Wasm = lazyModule(() => require('re2-wasm') as typeof import('re2-wasm'));
 
 export interface Re2Match {
   /** The whole match, then each capture group (undefined where a group did not take part). */
@@ -40,8 +44,9 @@ function build(pattern: string): Re2 {
   let once: RE2;
   let global: RE2;
   try {
-    once = new RE2(pattern, 'u');
-    global = new RE2(pattern, 'gu');
+    const { RE2: Compiled } = re2Wasm();
+    once = new Compiled(pattern, 'u');
+    global = new Compiled(pattern, 'gu');
   } catch (err) {
     throw new Re2SyntaxError(reason(err, pattern));
   }

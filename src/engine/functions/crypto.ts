@@ -1,6 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import bcryptjs from 'bcryptjs';
-import forge from 'node-forge';
+import type forge from 'node-forge';
+import { lazyModule } from '../../common/lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const bcryptjs = lazyModule(() => require('bcryptjs') as typeof import('bcryptjs'));
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nodeForge = lazyModule(() => require('node-forge') as typeof import('node-forge'));
 import { argInt, argStr } from './args';
 import { between, fixed, FunctionError, impure, type FunctionTable } from './registry';
 
@@ -48,7 +53,9 @@ function bcrypt(args: unknown[]): string {
   if (Buffer.byteLength(input, 'utf8') > 72)
     throw new FunctionError('bcrypt: password length exceeds 72 bytes', 0);
   // Go's x/crypto/bcrypt writes the `$2a$` prefix; the hash is the same as bcryptjs's `$2b$`.
-  return bcryptjs.hashSync(input, bcryptjs.genSaltSync(cost)).replace(/^\$2b\$/, '$2a$');
+  return bcryptjs()
+    .hashSync(input, bcryptjs().genSaltSync(cost))
+    .replace(/^\$2b\$/, '$2a$');
 }
 
 /**
@@ -61,7 +68,7 @@ function rsadecrypt(cipherB64: string, pem: string): string {
     throw new FunctionError(`failed to decode input "${cipherB64}": cipher text must be base64-encoded`, 0);
   let key: forge.pki.rsa.PrivateKey;
   try {
-    key = forge.pki.privateKeyFromPem(pem);
+    key = nodeForge().pki.privateKeyFromPem(pem);
   } catch (e) {
     throw new FunctionError(`invalid private key: ${(e as Error).message}`, 1);
   }

@@ -7,7 +7,10 @@
 import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { lazyModule } from '../../common/lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const picomatch = lazyModule(() => require('picomatch') as typeof import('picomatch'));
 import { isObjectValue } from '../expressions/values';
 import { argStr } from './args';
 import { digest } from './crypto';
@@ -107,7 +110,7 @@ function fileset(ctx: FunctionContext, dir: string, pattern: string): string[] {
   const root = resolved(ctx, dir);
   let isMatch: (s: string) => boolean;
   try {
-    isMatch = picomatch(clean(pattern), { dot: true, strictBrackets: true });
+    isMatch = picomatch()(clean(pattern), { dot: true, strictBrackets: true });
   } catch (e) {
     throw new FunctionError(`failed to glob pattern "${pattern}": ${(e as Error).message}`, 1);
   }

@@ -4,7 +4,11 @@
  * `...` document end after a bare non-string scalar. The `yaml` package reproduces that with these
  * node styles; numbers are printed as Terraform prints them (no exponent for large integers).
  */
-import { Document, isPair, isScalar, parseAllDocuments, Scalar, visit } from 'yaml';
+import type { Document } from 'yaml';
+import { lazyModule } from '../../common/lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
 import { isObjectValue, sortedEntries } from '../expressions/values';
 import { argStr } from './args';
 import { fixed, FunctionError, type FunctionTable } from './registry';
@@ -21,6 +25,7 @@ function sortedDeep(v: unknown): unknown {
 }
 
 function styled(doc: Document): void {
+  const { isPair, isScalar, Scalar, visit } = yaml();
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value === 'string')
@@ -50,7 +55,7 @@ export function yamlEncode(v: unknown): string {
   if (typeof v === 'number' && !Number.isFinite(v))
     throw new FunctionError('cannot encode an infinite number as YAML');
   if (typeof v === 'string' && v.includes('\n')) return rootBlock(v);
-  const doc = new Document(sortedDeep(v));
+  const doc = new (yaml().Document)(sortedDeep(v));
   styled(doc);
   const text = doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
   const bareScalar = v === null || typeof v === 'number' || typeof v === 'boolean';
@@ -74,7 +79,7 @@ function plain(v: unknown): unknown {
 export function yamlDecode(text: string): unknown {
   if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document');
   // go-yaml resolves YAML 1.1 scalars (`yes`, `on`, `y` are booleans) and lets a repeated key win.
-  const docs = parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
+  const docs = yaml().parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
   if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream');
   if (docs.length === 0) return null;
   if (docs.length > 1) throw new FunctionError('on line 1, column 1: unexpected extra content after value');

@@ -8,7 +8,11 @@
  * refuses the other, and a holder that dies releases it with its connection. Each locked store keeps
  * its own connection for the run for that reason.
  */
-import { Client, type ClientConfig } from 'pg';
+import type { Client, ClientConfig } from 'pg';
+import { lazyModule } from '../../../common/lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pgModule = lazyModule(() => require('pg') as typeof import('pg'));
 import type { PgBackendConfig } from './config';
 import { SerialGuard } from './serial-guard';
 import { StateFile } from '../state-file';
@@ -51,7 +55,7 @@ function connectError(e: unknown, cfg: PgBackendConfig): BackendError {
 }
 
 async function connect(cfg: PgBackendConfig, env: Env): Promise<Client> {
-  const client = new Client(clientConfig(cfg, env));
+  const client = new (pgModule().Client)(clientConfig(cfg, env));
   // A server that goes away mid-run surfaces on the next query; an unhandled 'error' would crash.
   client.on('error', () => undefined);
   try {
