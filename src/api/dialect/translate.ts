@@ -2,6 +2,7 @@
  * Applies a dialect table to a JSON body, key by key into a new value (the input is never changed).
  * `toWire` renames neutral names to the wire's; `fromWire` the reverse.
  */
+import { isJsonRecord, type JsonRecord } from '../json-record';
 import {
   ARRAY_KINDS,
   FREE_FORM_KEYS,
@@ -13,10 +14,6 @@ import {
 } from './table';
 
 export type Direction = 'toWire' | 'fromWire';
-
-type Rec = Record<string, unknown>;
-
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function invert(map: FieldRenames): FieldRenames {
   return Object.fromEntries(Object.entries(map).map(([a, b]) => [b, a]));
@@ -58,8 +55,8 @@ export function translateBody(value: unknown, table: DialectTable, direction: Di
 
 function walk(value: unknown, kind: ObjectKind, o: Oriented): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, kind, o));
-  if (!isRec(value)) return value;
-  const out: Rec = {};
+  if (!isJsonRecord(value)) return value;
+  const out: JsonRecord = {};
   for (const [key, v] of Object.entries(value)) {
     const name = o.fields[kind]?.[key] ?? o.fields.any?.[key] ?? key;
     out[name] = child(key, v, o);
@@ -74,7 +71,7 @@ function walk(value: unknown, kind: ObjectKind, o: Oriented): unknown {
 function child(key: string, v: unknown, o: Oriented): unknown {
   if (FREE_FORM_KEYS.has(key)) return v;
   if (Array.isArray(v)) return walk(v, ARRAY_KINDS[key] ?? 'any', o);
-  if (isRec(v) && NAME_KEYED_MAPS.has(key)) {
+  if (isJsonRecord(v) && NAME_KEYED_MAPS.has(key)) {
     return Object.fromEntries(Object.entries(v).map(([name, item]) => [name, walk(item, 'any', o)]));
   }
   return walk(v, 'any', o);
