@@ -95,7 +95,7 @@ export function planCommand(io: CliIO): Command {
           errored ||= plan.errored;
           changes ||= planHasChanges(plan);
           if (o.out && !plan.errored) {
-            await savePlan(o.out, plan);
+            await savePlan(o.out, plan, priorState);
             io.stderr.write(
               `Saved the plan to ${o.out}. Apply exactly this plan with: cdktf-sched deploy ${o.out}\n`,
             );

@@ -1,6 +1,6 @@
 /** `cdktf-sched show PLANFILE [--json]`: a saved plan as the plan command printed it, or as plan JSON. */
 import { Command } from 'commander';
-import { loadPlan } from '../engine/plan/saved';
+import { loadSavedPlan } from '../engine/plan/saved';
 import type { CliIO } from './io';
 import { printPlan } from './render-plan';
 
@@ -10,7 +10,7 @@ export function showCommand(io: CliIO): Command {
     .argument('<planfile>', 'a plan saved with `cdktf-sched plan --out FILE`')
     .option('--json', 'print Terraform plan JSON (as `terraform show -json PLANFILE`)')
     .action(async (file: string, o: { json?: boolean }) => {
-      const plan = await loadPlan(file);
-      printPlan(io, plan, o.json ? 'json' : 'text');
+      const { plan, priorState } = await loadSavedPlan(file);
+      printPlan(io, plan, o.json ? 'json' : 'text', priorState ? { priorState } : {});
     });
 }

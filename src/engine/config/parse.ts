@@ -678,6 +678,7 @@ function parseOutput(name: string, raw: unknown, out: ConfigDiagnostic[]): Outpu
     dependsOn: parseResourceRefs(raw['depends_on'], ctx, ['depends_on'], out),
     preconditions: parseConditions(raw['precondition'], ctx, ['precondition'], out),
     construct,
+    raw,
   };
   if (typeof raw['description'] === 'string') o.description = raw['description'];
   return o;

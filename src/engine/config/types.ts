@@ -111,6 +111,8 @@ export interface OutputConfig {
   dependsOn: ResourceRef[];
   preconditions: Condition[];
   construct: ConstructMetadata;
+  /** The block as written in the JSON. */
+  raw: Record<string, unknown>;
 }
 
 export interface BackendConfig {

@@ -5,13 +5,12 @@
 import type { EvalScope } from '../expressions/evaluate';
 import { evaluate } from '../expressions/evaluate';
 import { ExpressionError } from '../expressions/errors';
-import { markSensitive } from '../expressions/marks';
 import { parseExpression } from '../expressions/parser';
 import { convertToType, formatType, type TypeConstraint } from '../expressions/types';
 import { UNKNOWN } from '../expressions/values';
-import { checkConditions } from './evaluate';
 import { ConfigError, diagnostic, diagnosticFromError, type ConfigDiagnostic } from './errors';
 import type { StackConfig, VariableConfig } from './types';
+import { checkVariables, type VariableCheck } from './variable-checks';
 
 export interface VariableInputs {
   /** Typed values (a `.tfvars.json` file, programmatic callers). Win over `raw`. */
@@ -27,12 +26,16 @@ export interface VariableInputs {
 export interface ResolveVariablesOptions {
   /** How to treat inputs for variables the stack does not declare (default: warning). */
   undeclared?: 'error' | 'warning' | 'ignore';
+  /** Failed validation rules: thrown (default) or returned as error diagnostics beside the checks. */
+  validationFailures?: 'throw' | 'report';
 }
 
 export interface ResolvedVariables {
   values: Record<string, unknown>;
-  /** Warnings (and, when `resolveVariables` does not throw, nothing else). */
+  /** Warnings, and failed validation rules when they are reported rather than thrown. */
   diagnostics: ConfigDiagnostic[];
+  /** The outcome of each variable's validation rules. */
+  checks: VariableCheck[];
 }
 
 const EMPTY_SCOPE: EvalScope = {
@@ -82,25 +85,16 @@ export function resolveVariables(
     if ('error' in r) errors.push(r.error);
     else values[v.name] = r.value;
   }
+  let checks: VariableCheck[] = [];
   if (errors.length === 0) {
-    const scope: EvalScope = {
-      ...EMPTY_SCOPE,
-      variable: (n) => {
-        const declared = config.variables.get(n);
-        if (!declared) return undefined;
-        return declared.sensitive ? markSensitive(values[n]) : values[n];
-      },
-    };
-    for (const v of config.variables.values()) {
-      if (v.validations.length === 0) continue;
-      const res = checkConditions(v.validations, scope, { address: `var.${v.name}` }, 'validation');
-      for (const f of res.failures) {
-        errors.push({ ...f, summary: 'Invalid value for variable', detail: f.summary });
-      }
-    }
+    const checked = checkVariables(config, values);
+    checks = checked.checks;
+    // A failed rule refuses the value; a plan reports it (with the checks) instead of stopping here.
+    if (opts.validationFailures === 'report') warnings.push(...checked.errors);
+    else errors.push(...checked.errors);
   }
   if (errors.length) throw new ConfigError([...errors, ...warnings]);
-  return { values, diagnostics: warnings };
+  return { values, diagnostics: warnings, checks };
 }
 
 function resolveOne(

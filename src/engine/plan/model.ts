@@ -1,7 +1,7 @@
 /** A stack plan as the renderers see it. */
 import type { PlanModel, ResourceChange } from '../render/model';
 import { resourceChangeFromPlanned } from '../render/model';
-import type { StackPlan } from './types';
+import type { DriftedInstance, StackPlan } from './types';
 import { providerFqn } from '../state/format';
 
 export function planModel(
@@ -65,5 +65,29 @@ export function planModel(
     diagnostics,
     errored: plan.errored,
     ...(plan.sensitiveTexts ? { secrets: plan.sensitiveTexts } : {}),
+    ...(plan.drift ? { drift: plan.drift.map(driftChange) } : {}),
+    ...(plan.relevantAttributes ? { relevantAttributes: plan.relevantAttributes } : {}),
+    ...(plan.checks ? { checks: plan.checks } : {}),
+    ...(plan.configuration !== undefined ? { configuration: plan.configuration } : {}),
+  };
+}
+
+/** A drifted instance as a change from what the state had to what the cluster has. */
+function driftChange(d: DriftedInstance): ResourceChange {
+  return {
+    address: d.address,
+    mode: 'managed',
+    type: d.type,
+    name: d.name,
+    ...(d.key !== undefined ? { index: d.key } : {}),
+    providerName: providerFqn(d.providerName),
+    action: d.action,
+    before: d.before,
+    after: d.after,
+    afterUnknown: [],
+    beforeSensitive: d.sensitive,
+    afterSensitive: d.sensitive,
+    replacePaths: [],
+    diagnostics: [],
   };
 }

@@ -13,6 +13,10 @@ import {
   type StackConfig,
   type VariableInputs,
 } from '../config';
+import type { VariableCheck } from '../config/variable-checks';
+import { configurationJson } from '../render/json/configuration';
+import { sortDrift } from './drift';
+import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
 import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
@@ -27,7 +31,7 @@ import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
 import { targetingPlanWarning } from './targeting';
 import { sensitiveVariableTexts } from './sensitivity';
-import type { StackPlan } from './types';
+import type { CheckResult, StackPlan } from './types';
 
 export interface PlanOptions {
   stack: string;
@@ -48,8 +52,10 @@ export interface PlanOptions {
 
 export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   const plan = emptyPlan(opts);
-  const vars = resolveVariables(opts.config, opts.variables ?? {});
+  plan.configuration = configurationJson(opts.config, opts.providers);
+  const vars = resolveVariables(opts.config, opts.variables ?? {}, { validationFailures: 'report' });
   plan.diagnostics.push(...vars.diagnostics);
+  if (vars.checks.length > 0) plan.checks = vars.checks.map(variableCheckResult);
   if (vars.diagnostics.some((d) => d.severity === 'error')) {
     plan.errored = true;
     return plan;
@@ -75,7 +81,14 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   forgetWarning(ctx);
   planOutputs(ctx);
   plan.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  sortDrift(plan.drift);
+  const relevant = relevantAttributes(opts.config, plan);
+  if (relevant.length > 0) plan.relevantAttributes = relevant;
   return plan;
+}
+
+function variableCheckResult(c: VariableCheck): CheckResult {
+  return { kind: 'var', address: `var.${c.name}`, name: c.name, status: c.status, problems: c.problems };
 }
 
 /** Resolves the import blocks' targets and IDs; false (the plan failed) when one is invalid. */

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from '../state';
+import { StateFile, writeFileAtomic } from '../state';
 import type { StackPlan } from './types';
 
 const SAVED_PLAN_FORMAT = 'cdktf-sched-plan';
@@ -40,6 +40,8 @@ const SavedPlanSchema = z.looseObject({
     errored: z.boolean(),
     createdAt: z.string(),
   }),
+  /** The state the plan was made against, as terraform's state file text (absent in older plans). */
+  prior_state: z.string().optional(),
 });
 
 export class StalePlanError extends Error {
@@ -49,9 +51,18 @@ export class StalePlanError extends Error {
   }
 }
 
-export async function savePlan(file: string, plan: StackPlan): Promise<void> {
+/**
+ * Writes the plan; with the state it was made against (`prior_state`, as terraform's plan files hold
+ * it), so `show --json PLANFILE` prints the same prior_state as the plan did.
+ */
+export async function savePlan(file: string, plan: StackPlan, priorState?: StateFile): Promise<void> {
   const text = JSON.stringify(
-    { format: SAVED_PLAN_FORMAT, plan_format_version: SAVED_PLAN_VERSION, plan },
+    {
+      format: SAVED_PLAN_FORMAT,
+      plan_format_version: SAVED_PLAN_VERSION,
+      plan,
+      ...(priorState ? { prior_state: priorState.serialize() } : {}),
+    },
     null,
     1,
   );
@@ -59,6 +70,11 @@ export async function savePlan(file: string, plan: StackPlan): Promise<void> {
 }
 
 export async function loadPlan(file: string): Promise<StackPlan> {
+  return (await loadSavedPlan(file)).plan;
+}
+
+/** The plan and, when it was saved with it, the state it was made against. */
+export async function loadSavedPlan(file: string): Promise<{ plan: StackPlan; priorState?: StateFile }> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
@@ -73,7 +89,11 @@ export async function loadPlan(file: string): Promise<StackPlan> {
     const issue = r.error.issues[0]!;
     throw new Error(`${file} is not a cdktf-sched saved plan (${issue.path.join('.')}: ${issue.message})`);
   }
-  return r.data.plan as unknown as StackPlan;
+  const plan = r.data.plan as unknown as StackPlan;
+  const prior = r.data.prior_state;
+  return prior === undefined
+    ? { plan }
+    : { plan, priorState: StateFile.parse(prior, `${file} (prior_state)`) };
 }
 
 /** Refuses a plan made against another state or configuration than the current ones. */

@@ -2,10 +2,32 @@
 import type { PlannedChange, State } from '../../provider/resource';
 import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
-import type { ActionReason, OutputChange } from '../render/model';
-import type { InstanceMarks } from './sensitivity';
+import type { ActionReason, CheckResult, OutputChange, RelevantAttribute } from '../render/model';
 
-/** Where a planned resource or data instance sits: its addresses, its provider and its construct. */
+export type { CheckResult, CheckStatus, RelevantAttribute } from '../render/model';
+import type { InstanceMarks } from './sensitivity';
+import type { AttrPath } from '../../provider/values';
+
+/**
+ * An instance whose object on the cluster differs from what the state recorded (changed outside the
+ * configuration, or deleted outside it): terraform's `resource_drift`.
+ */
+export interface DriftedInstance {
+  address: string;
+  type: string;
+  name: string;
+  key?: InstanceKey;
+  /** Provider name: `sched`. */
+  providerName: string;
+  action: 'update' | 'delete';
+  /** As the state had it. */
+  before: State;
+  /** As the refresh found it; null when it is gone. */
+  after: State | null;
+  /** Where sensitive values sit (the state's marks and the schema's sensitive attributes). */
+  sensitive: AttrPath[];
+}
+
 export interface PlannedInstanceAddress {
   /** `sched_job.web`, `sched_job.web[0]`, `sched_job.web["k"]`. */
   address: string;
@@ -103,6 +125,14 @@ export interface StackPlan {
   /** Targeted addresses, when the plan was limited. */
   targets?: string[];
   diagnostics: ConfigDiagnostic[];
+  /** Instances the refresh found changed or deleted outside the configuration. */
+  drift?: DriftedInstance[];
+  /** Outcomes of the checkable objects (variable validation rules); absent when nothing is checkable. */
+  checks?: CheckResult[];
+  /** Resource attributes the planned changes read (transitively), for policy tools. */
+  relevantAttributes?: RelevantAttribute[];
+  /** The configuration in terraform's plan JSON form (secrets left out), kept so a saved plan shows it. */
+  configuration?: unknown;
   /** Planning failed: the plan must not be applied. */
   errored: boolean;
   createdAt: string;

@@ -37,6 +37,8 @@ import type { StateFile } from '../state/state-file';
 import { type OutputChange, type PlanModel, type ResourceChange, hasChanges, sortedChanges } from './model';
 import { placementFailures, schedulerSummary } from './scheduler';
 import { Redactor, covered, exactly, maskSensitive, secretsAt } from './sensitive';
+import { checksJson } from './json/checks';
+import type { Json } from './json/types';
 
 export const PLAN_FORMAT_VERSION = '1.2';
 export const STATE_JSON_FORMAT_VERSION = '1.0';
@@ -52,8 +54,6 @@ export interface JsonOptions {
   /** Pretty-print with this indent; default compact, like Terraform. */
   indent?: number;
 }
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 function actions(rc: Pick<ResourceChange, 'action' | 'createBeforeDestroy'>): string[] {
   switch (rc.action) {
@@ -268,11 +268,20 @@ export function planJson(plan: PlanModel, opts: JsonOptions = {}): Record<string
           .map(plannedResourceJson),
       },
     },
+    ...(plan.drift?.length ? { resource_drift: sortedChanges(plan.drift).map(resourceChangeJson) } : {}),
     resource_changes: changes.map(resourceChangeJson),
     output_changes: outputChanges,
   };
   if (opts.priorState) doc.prior_state = priorStateJson(opts.priorState);
-  if (opts.configuration !== undefined) doc.configuration = opts.configuration as Json;
+  const configuration = opts.configuration ?? plan.configuration;
+  if (configuration !== undefined) doc.configuration = configuration as Json;
+  if (plan.relevantAttributes?.length)
+    doc.relevant_attributes = plan.relevantAttributes.map((a) => ({
+      resource: a.resource,
+      attribute: a.attribute,
+    }));
+  const checks = checksJson(plan.checks);
+  if (checks) doc.checks = checks;
   if (plan.timestamp) doc.timestamp = plan.timestamp;
   doc.applyable = !plan.errored && hasChanges(plan);
   doc.complete = !plan.errored;

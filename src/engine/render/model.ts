@@ -73,6 +73,27 @@ export interface OutputChange {
   sensitive: boolean;
 }
 
+/** Terraform's checkable objects: what the plan knows of a condition's outcome. */
+export type CheckStatus = 'pass' | 'fail' | 'unknown' | 'error';
+
+/** One checkable object (a variable with validation rules) and its outcome. */
+export interface CheckResult {
+  kind: 'var' | 'resource' | 'output_value' | 'check';
+  /** `var.region`, `sched_job.web`, `output.url`. */
+  address: string;
+  name: string;
+  status: CheckStatus;
+  /** Error messages of the conditions that failed (sensitive ones already withheld). */
+  problems: string[];
+}
+
+/** An attribute of a resource that a planned change reads: terraform's `relevant_attributes`. */
+export interface RelevantAttribute {
+  resource: string;
+  attribute: (string | number)[];
+}
+
+/** Where a planned resource or data instance sits: its addresses, its provider and its construct. */
 export interface PlanModel {
   /** Written as terraform_version in the JSON plan. */
   terraformVersion?: string;
@@ -88,6 +109,12 @@ export interface PlanModel {
   secrets?: string[];
   /** RFC 3339; omitted from renderings when absent (keeps golden files stable). */
   timestamp?: string;
+  /** Instances changed or deleted outside the configuration, as changes from the state to the cluster. */
+  drift?: ResourceChange[];
+  relevantAttributes?: RelevantAttribute[];
+  checks?: CheckResult[];
+  /** terraform's configuration representation, already built (plan/configuration). */
+  configuration?: unknown;
 }
 
 export interface PlanSummary {

@@ -66,7 +66,7 @@ export function secretsAt(value: unknown, paths: AttrPath[]): string[] {
 /** The secret values of a plan: everything at a sensitive path, and sensitive outputs. */
 export function collectSecrets(plan: PlanModel): string[] {
   const found: string[] = [...(plan.secrets ?? [])];
-  for (const rc of plan.resourceChanges) {
+  for (const rc of [...plan.resourceChanges, ...(plan.drift ?? [])]) {
     found.push(...secretsAt(rc.before, rc.beforeSensitive), ...secretsAt(rc.after, rc.afterSensitive));
   }
   for (const o of plan.outputChanges) {

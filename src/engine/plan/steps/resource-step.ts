@@ -9,6 +9,7 @@ import { ctxOf } from '../context';
 import { refreshedState } from '../../terraform-form';
 import type { BatchKey } from '../batch-refresh';
 import { providerAddressOf, providerOfState } from './diagnostics';
+import { noteDrift } from '../drift';
 
 export interface ResourceStep {
   readonly ctx: PlanContext;
@@ -59,12 +60,14 @@ export async function refreshPrior(step: ResourceStep, address: string): Promise
     prior = step.handler.upgrade(prior, obj.schemaVersion);
   // An interrupted create is always looked up: only the cluster knows whether it happened.
   if (!step.ctx.refresh && !obj.createPending) return prior;
-  if (!obj.createPending) {
-    const batched = await step.ctx.batchRefresh.lookup(step.batchKey, address);
-    if (batched !== undefined)
-      return batched && step.block ? refreshedState(step.block, batched, prior) : batched;
-  }
-  const read = await step.handler.read(prior);
+  if (obj.createPending) return conformed(step, await step.handler.read(prior), prior);
+  const batched = await step.ctx.batchRefresh.lookup(step.batchKey, address);
+  const refreshed = conformed(step, batched !== undefined ? batched : await step.handler.read(prior), prior);
+  noteDrift(step, address, prior, refreshed);
+  return refreshed;
+}
+
+function conformed(step: ResourceStep, read: State | null, prior: State): State | null {
   return read && step.block ? refreshedState(step.block, read, prior) : read;
 }
 
