@@ -31,7 +31,7 @@
  *   }
  */
 import type { AttrPath, Diagnostic } from '../../provider/values';
-import { isUnknown } from '../../provider/values';
+import { containsUnknown, isUnknown } from '../../provider/values';
 import { DEFAULT_TERRAFORM_VERSION, providerSource, sortKeysDeep } from '../state/format';
 import type { StateFile } from '../state/state-file';
 import { type OutputChange, type PlanModel, type ResourceChange, hasChanges, sortedChanges } from './model';
@@ -94,9 +94,12 @@ function masked(value: unknown, paths: AttrPath[]): Json {
   return sortKeysDeep(maskSensitive(value, paths)) as Json;
 }
 
-/** after_unknown: also marks unknown attributes the after value does not carry at all. */
+/**
+ * after_unknown: also marks unknown attributes the after value does not carry at all. A wholly known
+ * value is `{}`, as terraform writes it (its tree of known maps and lists only for partly unknown ones).
+ */
 function unknownTree(after: Record<string, unknown> | null, paths: AttrPath[]): Json {
-  if (after === null) return {};
+  if (after === null || (paths.length === 0 && !containsUnknown(after))) return {};
   const withKeys: Record<string, unknown> = { ...after };
   for (const p of paths) if (p.length === 1 && !(String(p[0]) in withKeys)) withKeys[String(p[0])] = null;
   return sortKeysDeep(markTree(withKeys, (p, v) => isUnknown(v) || exactly(paths, p))) as Json;

@@ -17,7 +17,8 @@ if (!TERRAFORM) process.stderr.write('plan-json-parity: no terraform on PATH, co
 
 export const PARITY_SECRET = 'parity-canary-7f3a9c';
 
-function stack(): Record<string, unknown> {
+/** `changed`: the configuration planned after the deploy, where `other` reads two of team's attributes. */
+function stack(changed = false): Record<string, unknown> {
   return {
     terraform: {
       required_providers: { sched: { source: 'cdktf-sched/sched' } },
@@ -40,6 +41,7 @@ function stack(): Record<string, unknown> {
           name: 'parity-other',
           description: '${sched_namespace.team.description}',
           depends_on: ['sched_namespace.team'],
+          ...(changed ? { meta: { team: '${sched_namespace.team.id}' } } : {}),
         },
       },
     },
@@ -51,6 +53,29 @@ function stack(): Record<string, unknown> {
 }
 
 type Obj = Record<string, unknown>;
+
+/** terraform's value with what its sensitivity tree marks replaced by null, as our JSON writes it. */
+function masked(value: unknown, marks: unknown): unknown {
+  if (marks === true) return null;
+  if (Array.isArray(value)) return value.map((v, i) => masked(v, (marks as unknown[] | undefined)?.[i]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, masked(v, (marks as Obj | undefined)?.[k])]),
+    );
+  return value;
+}
+
+function maskedChange(rc: Obj): Obj {
+  const change = rc['change'] as Obj;
+  return {
+    ...rc,
+    change: {
+      ...change,
+      before: masked(change['before'], change['before_sensitive']),
+      after: masked(change['after'], change['after_sensitive']),
+    },
+  };
+}
 
 (TERRAFORM ? describe : describe.skip)('plan JSON: our engine and terraform', () => {
   jest.setTimeout(120_000);
@@ -69,10 +94,21 @@ type Obj = Record<string, unknown>;
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-sched-planjson-'));
     const stackDir = path.join(project, 'cdktf.out', 'stacks', 'parity');
     fs.mkdirSync(stackDir, { recursive: true });
-    fs.writeFileSync(path.join(project, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'true' }));
+    fs.writeFileSync(
+      path.join(project, 'cdktf.json'),
+      JSON.stringify({ language: 'typescript', app: 'true' }),
+    );
     fs.writeFileSync(path.join(stackDir, 'cdk.tf.json'), JSON.stringify(stack()));
-    const entry = { name: 'parity', synthesizedStackPath: 'stacks/parity/cdk.tf.json', workingDirectory: 'stacks/parity', dependencies: [] };
-    fs.writeFileSync(path.join(project, 'cdktf.out', 'manifest.json'), JSON.stringify({ version: '0.21.0', stacks: { parity: entry } }));
+    const entry = {
+      name: 'parity',
+      synthesizedStackPath: 'stacks/parity/cdk.tf.json',
+      workingDirectory: 'stacks/parity',
+      dependencies: [],
+    };
+    fs.writeFileSync(
+      path.join(project, 'cdktf.out', 'manifest.json'),
+      JSON.stringify({ version: '0.21.0', stacks: { parity: entry } }),
+    );
     ws = createWorkspace(TERRAFORM!);
     ws.env['SCHED_ADDR'] = theirs.schedulerUrl;
     fs.writeFileSync(path.join(ws.dir, 'cdk.tf.json'), JSON.stringify(stack()));
@@ -89,12 +125,14 @@ type Obj = Record<string, unknown>;
         await client.close();
       }),
     );
+    fs.writeFileSync(path.join(stackDir, 'cdk.tf.json'), JSON.stringify(stack(true)));
+    fs.writeFileSync(path.join(ws.dir, 'cdk.tf.json'), JSON.stringify(stack(true)));
     await ws.run(['plan', '-input=false', '-no-color', '-out', 'tf.plan'], [0]);
     tfDoc = JSON.parse((await ws.run(['show', '-json', 'tf.plan'])).stdout) as Obj;
-    const out = await engineRun(project, ['plan', '--no-synth', '--format', 'json'], { schedulerUrl: ours.schedulerUrl });
+    const out = await engineRun(project, ['plan', '--no-synth', '--format', 'json'], {
+      schedulerUrl: ours.schedulerUrl,
+    });
     ourDoc = JSON.parse(out) as Obj;
-    fs.writeFileSync('/tmp/planjson-tf.json', JSON.stringify(tfDoc, null, 1));
-    fs.writeFileSync('/tmp/planjson-ours.json', JSON.stringify(ourDoc, null, 1));
   });
 
   afterAll(async () => {
@@ -103,7 +141,44 @@ type Obj = Record<string, unknown>;
     await Promise.all([ours?.stop(), theirs?.stop()]);
   });
 
-  test('dump', () => {
-    expect(tfDoc).toBeDefined();
+  test('the same top-level keys (variables aside), and no secret in ours', () => {
+    const theirs = Object.keys(tfDoc).filter((k) => k !== 'variables');
+    expect(Object.keys(ourDoc)).toEqual(expect.arrayContaining(theirs));
+    expect(theirs).toEqual(
+      expect.arrayContaining(['configuration', 'relevant_attributes', 'resource_drift', 'checks']),
+    );
+    expect(JSON.stringify(ourDoc)).not.toContain(PARITY_SECRET);
+  });
+
+  test('configuration: as terraform writes it, less the default of the sensitive variable', () => {
+    const expected = structuredClone(tfDoc['configuration']) as {
+      root_module: { variables: Record<string, Obj> };
+    };
+    expect(expected.root_module.variables['token']!['default']).toBe(PARITY_SECRET);
+    delete expected.root_module.variables['token']!['default'];
+    expect(ourDoc['configuration']).toEqual(expected);
+  });
+
+  test('resource_drift: as terraform writes it, sensitive values nulled', () => {
+    const drift = tfDoc['resource_drift'] as Obj[];
+    expect(drift.map((d) => d['address'])).toEqual(['sched_namespace.team']);
+    expect(ourDoc['resource_drift']).toEqual(drift.map(maskedChange));
+  });
+
+  test('relevant_attributes and checks: exactly as terraform writes them', () => {
+    expect(tfDoc['relevant_attributes']).toEqual([
+      { resource: 'sched_namespace.team', attribute: ['description'] },
+      { resource: 'sched_namespace.team', attribute: ['id'] },
+    ]);
+    expect(ourDoc['relevant_attributes']).toEqual(tfDoc['relevant_attributes']);
+    expect((tfDoc['checks'] as Obj[]).length).toBe(1);
+    expect(ourDoc['checks']).toEqual(tfDoc['checks']);
+  });
+
+  test('resource_changes and output_changes: as terraform writes them, sensitive values nulled', () => {
+    expect(ourDoc['resource_changes']).toEqual((tfDoc['resource_changes'] as Obj[]).map(maskedChange));
+    const outputs = tfDoc['output_changes'] as Record<string, Obj>;
+    const token = outputs['token']!;
+    expect(ourDoc['output_changes']).toEqual({ ...outputs, token: { ...token, before: null, after: null } });
   });
 });
