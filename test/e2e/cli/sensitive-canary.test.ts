@@ -18,6 +18,7 @@ const CANARY = {
   schedToken: 'cnry-schedtoken-0b7c3d5e',
   echoed: 'cnry-echo-6a2f90c4',
   startError: 'cnry-starterr-e18d4b6a',
+  refused: 'cnry-refused-7e21c9f0',
 };
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBdummy\n-----END CERTIFICATE-----\n';
@@ -37,6 +38,11 @@ async function cli(what: string, args: string[]): Promise<CliRun> {
   const r = await p.cli(args);
   seen.push({ what, text: `${r.stdout}\n${r.stderr}` });
   return r;
+}
+
+/** The JSON document a plan printed (its stdout: the document, then a blank line). */
+function textOf(what: string): string {
+  return seen.find((x) => x.what === what)!.text.split('\n\n')[0]!;
 }
 
 function expectClean(secrets: string[]): void {
@@ -116,7 +122,15 @@ function stack(opts: { failing?: boolean; leakyOutput?: boolean } = {}): Record<
       required_providers: { sched: { source: 'cdktf-sched/sched' }, reg: { source: 'cdktf-sched/reg' } },
     },
     variable: {
-      api_key: variable(),
+      // A failed rule would print the value in its message; the plan JSON's checks must not.
+      api_key: variable({
+        validation: [
+          {
+            condition: '${!startswith(var.api_key, "cnry-refused")}',
+            error_message: 'api_key ${var.api_key} is refused',
+          },
+        ],
+      }),
       meta_owner: variable({ default: CANARY.metaOwner }),
       datacenter: variable({ default: CANARY.datacenter }),
       start_error: variable({ default: CANARY.startError }),
@@ -179,8 +193,30 @@ test('no canary reaches any output of plan, deploy, destroy, state show, output,
   }
   expect((await cli('output', ['output'])).stdout).toMatch(/api_key = <sensitive>/);
 
+  // The plan JSON's configuration is scanned too: the sensitive defaults are left out of it.
+  const unchanged = JSON.parse(textOf('no-change plan --format json')) as {
+    configuration: { root_module: { variables: Record<string, unknown> } };
+  };
+  expect(unchanged.configuration.root_module.variables['meta_owner']).toEqual({ sensitive: true });
+
+  // A failed validation of a sensitive variable: the JSON's checks say it failed, not with what.
+  await planInEveryFormat('refused plan', [...key(CANARY.refused)], 1);
+  const refused = JSON.parse(textOf('refused plan --format json')) as {
+    checks: { address: { to_display: string }; status: string; instances: { problems?: unknown[] }[] }[];
+  };
+  const check = refused.checks.find((c) => c.address.to_display === 'var.api_key')!;
+  expect(check.status).toBe('fail');
+  expect(check.instances[0]!.problems).toHaveLength(1);
+
+  // Drift of a secret-bearing attribute: resource_drift's before is the state's (secret) meta.
+  await p.agent.sched.namespaces.upsert({ Name: 'apps', Meta: { owner: 'edited-by-hand' } });
   // An update shows neither the old nor the new value ("old" -> "new").
   await planInEveryFormat('update plan', ['--detailed-exitcode', ...key(CANARY.apiKeyNext)], 2);
+  const drifted = JSON.parse(textOf('update plan --format json')) as {
+    resource_drift: { address: string; change: { before_sensitive: Record<string, unknown> } }[];
+  };
+  const apps = drifted.resource_drift.find((d) => d.address === 'sched_namespace.apps')!;
+  expect(apps.change.before_sensitive['meta']).toEqual({ owner: true });
   expect(
     (await cli('update deploy', ['deploy', '--no-synth', '--auto-approve', ...key(CANARY.apiKeyNext)])).code,
   ).toBe(0);
