@@ -77,6 +77,11 @@ export interface ParseOptions {
   skipValidation?: boolean;
 }
 
+/** Top-level blocks terraform has and this engine does not: refused by name, never ignored. */
+const UNSUPPORTED_BLOCKS: Record<string, string> = {
+  module: 'Terraform modules are not supported by this engine',
+  check: 'check blocks (terraform 1.5 continuous validation) are not supported by this engine',
+};
 /** Parses and validates a synthesized configuration. Throws ConfigError listing every problem found. */
 export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackConfig {
   const diagnostics: ConfigDiagnostic[] = [];
@@ -108,14 +113,8 @@ export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackC
   };
 
   for (const key of Object.keys(doc)) {
-    if (key === 'module')
-      diagnostics.push(
-        diagnostic(
-          { address: 'module' },
-          'Unsupported block',
-          'Terraform modules are not supported by this engine',
-        ),
-      );
+    const why = UNSUPPORTED_BLOCKS[key];
+    if (why) diagnostics.push(diagnostic({ address: key }, 'Unsupported block', why));
   }
   parseTerraformBlock(doc.terraform, config, diagnostics);
   for (const [name, blocks] of Object.entries(doc.provider ?? {})) {
