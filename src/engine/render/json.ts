@@ -47,7 +47,7 @@ export const EXTENSION_KEY = 'cdktf_sched';
 export interface JsonOptions {
   /** The state the plan was made against, rendered as prior_state (values masked). */
   priorState?: StateFile;
-  /** Passed through as `configuration` (Terraform's configuration representation), secrets scrubbed. */
+  /** `configuration` instead of the plan's own (terraform's configuration representation), secrets scrubbed. */
   configuration?: unknown;
   /** The stack the plan is for, named in the extension (`cdktf_sched.stack`): several stacks print one document each. */
   stack?: string;
