@@ -144,6 +144,12 @@ export class ProviderSet {
     return this.blocks.get(key);
   }
 
+  /** A provider's configuration schema (its sensitive attributes stay out of the plan JSON). */
+  providerBlock(name: string): TerraformBlock | undefined {
+    const shape = this.factories[name]?.().shape;
+    return shape ? terraformBlock(shape) : undefined;
+  }
+
   schemaVersion(name: string, type: string): number {
     return this.factories[name]?.().resourceShapes[type]?.version ?? 0;
   }

@@ -57,7 +57,8 @@ export const CdkTfJsonSchema = z.looseObject({
 });
 export type CdkTfJson = z.infer<typeof CdkTfJsonSchema>;
 
-const RESOURCE_META = new Set([
+/** Meta-arguments of a resource or provider block: not part of its body (nor of the plan JSON's expressions). */
+export const RESOURCE_META: ReadonlySet<string> = new Set([
   '//',
   'count',
   'for_each',
@@ -67,7 +68,7 @@ const RESOURCE_META = new Set([
   'provisioner',
   'connection',
 ]);
-const PROVIDER_META = new Set(['//', 'alias', 'version']);
+export const PROVIDER_META: ReadonlySet<string> = new Set(['//', 'alias', 'version']);
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 export interface ParseOptions {

@@ -9,6 +9,7 @@
  * its references stay, as terraform prints them).
  */
 import { jsonToExpr } from '../../config/json-expr';
+import { PROVIDER_META, RESOURCE_META } from '../../config/parse';
 import type { OutputConfig, ResourceConfig, StackConfig, VariableConfig } from '../../config/types';
 import { providerAddress } from '../../config/types';
 import { findReferences, formatReference, type Reference } from '../../expressions/references';
@@ -19,19 +20,9 @@ import type { Json } from './types';
 /** What the configuration needs of the providers: a resource type's schema and version. */
 export interface SchemaSource {
   block(provider: string, type: string): TerraformBlock | undefined;
+  providerBlock(provider: string): TerraformBlock | undefined;
   schemaVersion(provider: string, type: string): number;
 }
-
-const META_ARGUMENTS = new Set([
-  '//',
-  'count',
-  'for_each',
-  'depends_on',
-  'provider',
-  'lifecycle',
-  'provisioner',
-  'connection',
-]);
 
 /** terraform's reference list: the full traversal, then each shorter one, then the containing resource. */
 function referenceStrings(ref: Reference): string[] {
@@ -59,6 +50,9 @@ export function expressionJson(raw: unknown, opts: { sensitive?: boolean } = {})
   };
 }
 
+/** Inside a nested block every key is an argument (a task group's `count` is its own). */
+const NO_META: ReadonlySet<string> = new Set();
+
 function blockList(raw: unknown): Record<string, unknown>[] {
   const list = Array.isArray(raw) ? raw : [raw];
   return list.filter((b): b is Record<string, unknown> => b !== null && typeof b === 'object');
@@ -68,13 +62,14 @@ function blockList(raw: unknown): Record<string, unknown>[] {
 export function expressionsJson(
   body: Record<string, unknown>,
   schema?: TerraformBlock,
+  meta: ReadonlySet<string> = RESOURCE_META,
 ): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const key of Object.keys(body).sort()) {
-    if (META_ARGUMENTS.has(key)) continue;
+    if (meta.has(key)) continue;
     const nested = schema?.block_types?.[key];
     if (nested) {
-      const blocks = blockList(body[key]).map((b) => expressionsJson(b, nested.block));
+      const blocks = blockList(body[key]).map((b) => expressionsJson(b, nested.block, NO_META));
       out[key] = nested.nesting_mode === 'single' ? (blocks[0] ?? {}) : blocks;
       continue;
     }
@@ -120,7 +115,7 @@ function variableJson(v: VariableConfig): Json {
   };
 }
 
-function providerConfigJson(config: StackConfig): Record<string, Json> {
+function providerConfigJson(config: StackConfig, schemas: SchemaSource): Record<string, Json> {
   const out: Record<string, Json> = {};
   const names = new Set(
     [...config.resources.values(), ...config.dataSources.values()].map((r) => r.provider),
@@ -130,7 +125,7 @@ function providerConfigJson(config: StackConfig): Record<string, Json> {
     const key = providerAddress(p);
     if (out[key]) continue;
     const declared = config.providers.get(key);
-    const exprs = declared ? expressionsJson(declared.raw) : {};
+    const exprs = declared ? expressionsJson(declared.raw, schemas.providerBlock(p.name), PROVIDER_META) : {};
     const version = config.requiredProviders[p.name]?.version;
     out[key] = {
       name: p.name,
@@ -155,7 +150,7 @@ export function configurationJson(config: StackConfig, schemas: SchemaSource): J
   const variables: Record<string, Json> = {};
   for (const [name, v] of byAddress(config.variables)) variables[name] = variableJson(v);
   return {
-    provider_config: providerConfigJson(config),
+    provider_config: providerConfigJson(config, schemas),
     root_module: {
       ...(Object.keys(outputs).length > 0 ? { outputs } : {}),
       ...(resources.length > 0 ? { resources } : {}),

@@ -11,7 +11,7 @@ import { configurationJson, type SchemaSource } from '../../../../src/engine/ren
 function parse(doc: Record<string, unknown>): StackConfig {
   return parseStackConfig({
     '//': { metadata: { stackName: 's', backend: 'local', version: '0.21.0' } },
-    provider: { sched: [{}] },
+    provider: { sched: [{ token: 'provider-secret', address: 'http://x' }] },
     terraform: { required_providers: { sched: { source: 'cdktf-sched/sched', version: '>= 1.0' } } },
     ...doc,
   });
@@ -28,6 +28,7 @@ const schemas: SchemaSource = {
           },
         }
       : undefined,
+  providerBlock: () => ({ attributes: { token: { type: 'string', optional: true, sensitive: true } } }),
   schemaVersion: () => 2,
 };
 
@@ -44,7 +45,7 @@ test('configuration: nested blocks by schema, count and for_each, index referenc
         web: {
           count: '${local.n}',
           token: 'literal-secret',
-          group: [{ name: 'a', size: '${sched_job.db["x"].id}' }],
+          group: [{ name: 'a', count: 3, size: '${sched_job.db["x"].id}' }],
           update: { max: 1 },
         },
         db: { for_each: { x: 1 }, token: '${each.key}' },
@@ -59,6 +60,7 @@ test('configuration: nested blocks by schema, count and for_each, index referenc
     name: 'sched',
     full_name: 'registry.terraform.io/cdktf-sched/sched',
     version_constraint: '>= 1.0',
+    expressions: { address: { constant_value: 'http://x' }, token: {} },
   });
   const [db, web] = doc.root_module.resources;
   expect(db).toMatchObject({
@@ -74,6 +76,7 @@ test('configuration: nested blocks by schema, count and for_each, index referenc
       group: [
         {
           name: { constant_value: 'a' },
+          count: { constant_value: 3 },
           size: {
             references: ['sched_job.db["x"].id', 'sched_job.db["x"]', 'sched_job.db'],
           },
@@ -83,6 +86,7 @@ test('configuration: nested blocks by schema, count and for_each, index referenc
     },
   });
   expect(JSON.stringify(doc)).not.toContain('literal-secret');
+  expect(JSON.stringify(doc)).not.toContain('provider-secret');
 });
 
 function changing(address: string): InstancePlan {
