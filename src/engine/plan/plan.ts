@@ -15,6 +15,7 @@ import {
 } from '../config';
 import type { VariableCheck } from '../config/variable-checks';
 import { configurationJson } from '../render/json/configuration';
+import { sortChecks } from './checks';
 import { sortDrift } from './drift';
 import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
@@ -82,13 +83,21 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   planOutputs(ctx);
   plan.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   sortDrift(plan.drift);
+  sortChecks(plan.checks);
   const relevant = relevantAttributes(opts.config, plan);
   if (relevant.length > 0) plan.relevantAttributes = relevant;
   return plan;
 }
 
 function variableCheckResult(c: VariableCheck): CheckResult {
-  return { kind: 'var', address: `var.${c.name}`, name: c.name, status: c.status, problems: c.problems };
+  const address = `var.${c.name}`;
+  return {
+    kind: 'var',
+    address,
+    name: c.name,
+    status: c.status,
+    instances: [{ address, status: c.status, problems: c.problems }],
+  };
 }
 
 /** Resolves the import blocks' targets and IDs; false (the plan failed) when one is invalid. */

@@ -4,7 +4,7 @@ import type { ConfigDiagnostic } from '../config';
 import type { InstanceKey } from '../config/address';
 import type { ActionReason, CheckResult, OutputChange, RelevantAttribute } from '../render/model';
 
-export type { CheckResult, CheckStatus, RelevantAttribute } from '../render/model';
+export type { CheckInstance, CheckResult, CheckStatus, RelevantAttribute } from '../render/model';
 import type { InstanceMarks } from './sensitivity';
 import type { AttrPath } from '../../provider/values';
 

@@ -76,15 +76,28 @@ export interface OutputChange {
 /** Terraform's checkable objects: what the plan knows of a condition's outcome. */
 export type CheckStatus = 'pass' | 'fail' | 'unknown' | 'error';
 
-/** One checkable object (a variable with validation rules) and its outcome. */
+/** One instance of a checkable object (a variable has one; a resource one per count/for_each instance). */
+export interface CheckInstance {
+  /** `var.region`, `sched_job.web[0]`. */
+  address: string;
+  /** count index or for_each key. */
+  key?: number | string;
+  status: CheckStatus;
+  /** Error messages of the conditions that failed (sensitive ones already withheld). */
+  problems: string[];
+}
+
+/** One checkable object (a variable with validation rules, a resource with conditions) and its outcome. */
 export interface CheckResult {
   kind: 'var' | 'resource' | 'output_value' | 'check';
   /** `var.region`, `sched_job.web`, `output.url`. */
   address: string;
   name: string;
+  /** Resources only. */
+  mode?: 'managed' | 'data';
+  type?: string;
   status: CheckStatus;
-  /** Error messages of the conditions that failed (sensitive ones already withheld). */
-  problems: string[];
+  instances: CheckInstance[];
 }
 
 /** An attribute of a resource that a planned change reads: terraform's `relevant_attributes`. */

@@ -132,7 +132,16 @@ function driftConfig(otherMeta: Record<string, string>): Record<string, unknown>
     resource: {
       sched_namespace: {
         team: { name: '${var.team}', description: 'v1', meta: { token: '${var.token}' } },
-        other: { name: 'drift-other', description: '${sched_namespace.team.description}', meta: otherMeta },
+        other: {
+          name: 'drift-other',
+          description: '${sched_namespace.team.description}',
+          meta: otherMeta,
+          lifecycle: {
+            precondition: [
+              { condition: '${var.team != "blocked-team"}', error_message: 'that team is blocked' },
+            ],
+          },
+        },
         lost: { name: 'drift-lost' },
       },
     },
@@ -171,6 +180,17 @@ function expectDriftPolicy(doc: Doc): void {
   ]);
   expect(q(doc, '.checks')).toEqual([
     {
+      address: {
+        kind: 'resource',
+        mode: 'managed',
+        type: 'sched_namespace',
+        name: 'other',
+        to_display: 'sched_namespace.other',
+      },
+      status: 'pass',
+      instances: [{ address: { to_display: 'sched_namespace.other' }, status: 'pass' }],
+    },
+    {
       address: { kind: 'var', name: 'team', to_display: 'var.team' },
       status: 'pass',
       instances: [{ address: { to_display: 'var.team' }, status: 'pass' }],
@@ -207,7 +227,7 @@ test('drift made through the agent: resource_drift, relevant_attributes and chec
   expect(q(saved, '.output_changes.team_name.actions')).toEqual(['no-op']);
 });
 
-test('a failing validation: the plan errs, its JSON says which check failed and why', async () => {
+test('a failing validation or precondition: the plan errs, its JSON says which check failed and why', async () => {
   p.writeStack('app', driftConfig({}));
   const r = await p.cli(['plan', '--no-synth', '--format', 'json', '--var', 'team=ab']);
   expect(r.code).toBe(1);
@@ -220,6 +240,19 @@ test('a failing validation: the plan errs, its JSON says which check failed and 
   expect(failed.map((c) => q(c, '.address.to_display'))).toEqual(['var.team']);
   expect(q(failed[0], '.instances[0].problems')).toEqual([{ message: 'team: at least 4 characters' }]);
   expect(q(doc, '.configuration.root_module.variables.team.default')).toBe('drift-team');
+
+  // A valid value that a resource's precondition refuses: the resource's check fails.
+  const blocked = await p.cli(['plan', '--no-synth', '--format', 'json', '--var', 'team=blocked-team']);
+  expect(blocked.code).toBe(1);
+  const refused = JSON.parse(blocked.stdout) as Doc;
+  const byStatus = (q(refused, '.checks') as Doc[]).map((c) => [q(c, '.address.to_display'), c['status']]);
+  expect(byStatus).toEqual([
+    ['sched_namespace.other', 'fail'],
+    ['var.team', 'pass'],
+  ]);
+  expect(q((q(refused, '.checks') as Doc[])[0], '.instances[0].problems')).toEqual([
+    { message: 'that team is blocked' },
+  ]);
 });
 
 test('several stacks: one document per stack, each naming it, each with its own prior_state', async () => {

@@ -41,6 +41,9 @@ function stack(changed = false): Record<string, unknown> {
           name: 'parity-other',
           description: '${sched_namespace.team.description}',
           depends_on: ['sched_namespace.team'],
+          lifecycle: {
+            precondition: [{ condition: '${length(var.team) > 0}', error_message: 'a team is needed' }],
+          },
           ...(changed ? { meta: { team: '${sched_namespace.team.id}' } } : {}),
         },
       },
@@ -171,8 +174,9 @@ function maskedChange(rc: Obj): Obj {
       { resource: 'sched_namespace.team', attribute: ['id'] },
     ]);
     expect(ourDoc['relevant_attributes']).toEqual(tfDoc['relevant_attributes']);
-    expect((tfDoc['checks'] as Obj[]).length).toBe(1);
+    expect((tfDoc['checks'] as Obj[]).length).toBe(2);
     expect(ourDoc['checks']).toEqual(tfDoc['checks']);
+    fs.writeFileSync(JSON.stringify([tfDoc['checks'], ourDoc['checks']], null, 1));
   });
 
   test('resource_changes and output_changes: as terraform writes them, sensitive values nulled', () => {

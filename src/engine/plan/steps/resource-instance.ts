@@ -7,8 +7,10 @@ import {
   checkPreconditions,
   evaluateMarkedResourceConfig,
   instanceAddress,
+  type ConditionResult,
   type InstanceContext,
 } from '../../config';
+import { noteResourceCheck } from '../checks';
 import type { EvalScope } from '../../expressions/evaluate';
 import { containsUnknown, UNKNOWN } from '../../../provider/values';
 import { ctxOf } from '../context';
@@ -29,7 +31,7 @@ export async function planResourceInstance(
   const { ctx, r, handler } = step;
   const address = instanceAddress(r, inst.key);
   try {
-    const pre = checkPreconditions(r, base, inst);
+    const pre = checkedPreconditions(step, base, inst);
     if (pre.failures.length > 0) throw new ConfigError(pre.failures);
     const importId = ctx.imports.get(address);
     const prior =
@@ -67,6 +69,18 @@ export async function planResourceInstance(
     );
   } catch (err) {
     ctx.book.set(r.address, inst.key, UNKNOWN);
+    throw err;
+  }
+}
+
+/** The instance's preconditions, their outcome recorded among the plan's checks. */
+function checkedPreconditions(step: ResourceStep, base: EvalScope, inst: InstanceContext): ConditionResult {
+  try {
+    const pre = checkPreconditions(step.r, base, inst);
+    noteResourceCheck(step.ctx.plan, step.r, inst.key, pre);
+    return pre;
+  } catch (err) {
+    noteResourceCheck(step.ctx.plan, step.r, inst.key, 'error');
     throw err;
   }
 }

@@ -121,7 +121,15 @@ test('checks: terraform omits the key when nothing is checkable; a failure lists
   expect(checksJson(undefined)).toBeUndefined();
   expect(checksJson([])).toBeUndefined();
   expect(
-    checksJson([{ kind: 'var', address: 'var.x', name: 'x', status: 'fail', problems: ['too short'] }]),
+    checksJson([
+      {
+        kind: 'var',
+        address: 'var.x',
+        name: 'x',
+        status: 'fail',
+        instances: [{ address: 'var.x', status: 'fail', problems: ['too short'] }],
+      },
+    ]),
   ).toEqual([
     {
       address: { kind: 'var', name: 'x', to_display: 'var.x' },
