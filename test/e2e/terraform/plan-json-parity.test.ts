@@ -176,7 +176,6 @@ function maskedChange(rc: Obj): Obj {
     expect(ourDoc['relevant_attributes']).toEqual(tfDoc['relevant_attributes']);
     expect((tfDoc['checks'] as Obj[]).length).toBe(2);
     expect(ourDoc['checks']).toEqual(tfDoc['checks']);
-    fs.writeFileSync(JSON.stringify([tfDoc['checks'], ourDoc['checks']], null, 1));
   });
 
   test('resource_changes and output_changes: as terraform writes them, sensitive values nulled', () => {
