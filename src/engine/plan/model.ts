@@ -69,6 +69,7 @@ export function planModel(
     ...(plan.relevantAttributes ? { relevantAttributes: plan.relevantAttributes } : {}),
     ...(plan.checks ? { checks: plan.checks } : {}),
     ...(plan.configuration !== undefined ? { configuration: plan.configuration } : {}),
+    variables: { values: plan.variables, sensitive: plan.sensitiveVariables ?? [] },
   };
 }
 

@@ -62,6 +62,10 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
     return plan;
   }
   plan.variables = { ...vars.values };
+  const sensitiveVariables = [...opts.config.variables.values()]
+    .filter((v) => v.sensitive)
+    .map((v) => v.name);
+  if (sensitiveVariables.length > 0) plan.sensitiveVariables = sensitiveVariables;
   const secrets = sensitiveVariableTexts(opts.config, vars.values);
   if (secrets.length > 0) plan.sensitiveTexts = secrets;
   const moved = planMoves(opts.config, opts.state, plan.diagnostics);

@@ -118,6 +118,8 @@ export interface StackPlan {
   outputChanges: OutputChange[];
   /** Resolved input variables (applied again with a saved plan). */
   variables: Record<string, unknown>;
+  /** The names of the sensitive ones: the plan JSON's `variables` leaves their values out. */
+  sensitiveVariables?: string[];
   /** Moved blocks that apply to the state, in order (absent in plans saved before moves were planned). */
   moves?: PlannedMove[];
   /** Texts of the sensitive variables' values, which any output scrubs (a saved plan may hold secrets). */

@@ -38,6 +38,7 @@ import { type OutputChange, type PlanModel, type ResourceChange, hasChanges, sor
 import { placementFailures, schedulerSummary } from './scheduler';
 import { Redactor, covered, exactly, maskSensitive, secretsAt } from './sensitive';
 import { checksJson } from './json/checks';
+import { variablesJson } from './json/variables';
 import type { Json } from './json/types';
 
 export const PLAN_FORMAT_VERSION = '1.2';
@@ -263,6 +264,9 @@ export function planJson(plan: PlanModel, opts: JsonOptions = {}): Record<string
   const doc: Record<string, Json> = {
     format_version: PLAN_FORMAT_VERSION,
     terraform_version: plan.terraformVersion ?? DEFAULT_TERRAFORM_VERSION,
+    ...(plan.variables && Object.keys(plan.variables.values).length > 0
+      ? { variables: variablesJson(plan.variables.values, plan.variables.sensitive) }
+      : {}),
     planned_values: {
       outputs: plannedOutputs,
       root_module: {

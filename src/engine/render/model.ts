@@ -128,6 +128,8 @@ export interface PlanModel {
   checks?: CheckResult[];
   /** terraform's configuration representation, already built (plan/configuration). */
   configuration?: unknown;
+  /** Input variables as the plan used them, and which of them are sensitive. */
+  variables?: { values: Record<string, unknown>; sensitive: string[] };
 }
 
 export interface PlanSummary {

@@ -197,6 +197,7 @@ function expectDriftPolicy(doc: Doc): void {
     },
   ]);
   expect(q(doc, '.configuration.root_module.variables.token')).toEqual({ sensitive: true });
+  expect(q(doc, '.variables')).toEqual({ team: { value: 'drift-team' }, token: { value: null } });
   expect(q(doc, '.configuration.root_module.variables.team.default')).toBe('drift-team');
   expect(JSON.stringify(doc)).not.toContain(SECRET);
 }

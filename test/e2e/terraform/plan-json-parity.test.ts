@@ -144,13 +144,16 @@ function maskedChange(rc: Obj): Obj {
     await Promise.all([ours?.stop(), theirs?.stop()]);
   });
 
-  test('the same top-level keys (variables aside), and no secret in ours', () => {
-    const theirs = Object.keys(tfDoc).filter((k) => k !== 'variables');
+  test('the same top-level keys, and no secret in ours', () => {
+    const theirs = Object.keys(tfDoc);
     expect(Object.keys(ourDoc)).toEqual(expect.arrayContaining(theirs));
     expect(theirs).toEqual(
       expect.arrayContaining(['configuration', 'relevant_attributes', 'resource_drift', 'checks']),
     );
     expect(JSON.stringify(ourDoc)).not.toContain(PARITY_SECRET);
+    // variables: terraform's, the sensitive one's value nulled.
+    expect(tfDoc['variables']).toEqual({ team: { value: 'parity-team' }, token: { value: PARITY_SECRET } });
+    expect(ourDoc['variables']).toEqual({ team: { value: 'parity-team' }, token: { value: null } });
   });
 
   test('configuration: as terraform writes it, less the default of the sensitive variable', () => {
