@@ -33,6 +33,7 @@ import {
   toStr,
   typeName,
   UNKNOWN,
+  UNKNOWN_NOT_NULL,
   valuesEqual,
 } from './values';
 
@@ -359,7 +360,7 @@ class Evaluator {
       }
     }
     // A template that includes a sensitive value is sensitive as a whole (Terraform's rule).
-    return markIf(acc.unknown ? UNKNOWN : acc.out, acc.marked);
+    return markIf(acc.unknown ? UNKNOWN_NOT_NULL : acc.out, acc.marked);
   }
 
   private appendInterp(acc: TemplateAcc, expr: Expr, f: Frame | undefined): void {
@@ -631,7 +632,9 @@ class Evaluator {
     );
     this.checkArity(e, def, args.length);
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
-    if (unknown || (def.impure && !this.scope.applying)) return markIf(UNKNOWN, marked);
+    if (unknown) return markIf(UNKNOWN, marked);
+    // An impure function's result is not known until apply, but is known not to be null.
+    if (def.impure && !this.scope.applying) return markIf(UNKNOWN_NOT_NULL, marked);
     try {
       return markIf(def.impl(args, this.functionContext()), marked);
     } catch (x) {
@@ -743,7 +746,8 @@ class Evaluator {
       if (isUnknown(eq)) return markIf(UNKNOWN, marked);
       return markIf(op === '==' ? eq : !eq, marked);
     }
-    if (isUnknown(l) || isUnknown(r)) return markIf(UNKNOWN, marked);
+    // cty refines arithmetic on unknowns as not null.
+    if (isUnknown(l) || isUnknown(r)) return markIf(UNKNOWN_NOT_NULL, marked);
     const a = this.wrap(
       () => toNumeric(l),
       le.span,

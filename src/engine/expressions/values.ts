@@ -83,8 +83,17 @@ export function toBool(v: unknown, what = 'value'): boolean {
   );
 }
 
+/**
+ * An unknown known not to be null (cty's RefineNotNull): what `timestamp()` is at plan time, and
+ * what arithmetic and templates on unknowns give. It is UNKNOWN to everything but `== null`;
+ * `plainValue` turns it into the bare UNKNOWN before a value leaves the evaluator.
+ */
+export const UNKNOWN_NOT_NULL: typeof UNKNOWN = Object.freeze({ ...UNKNOWN });
+
 /** Deep equality; an unknown anywhere makes the answer unknown (returned as UNKNOWN). */
 export function valuesEqual(a: unknown, b: unknown): boolean | typeof UNKNOWN {
+  if (a === UNKNOWN_NOT_NULL && (b === null || b === undefined)) return false;
+  if (b === UNKNOWN_NOT_NULL && (a === null || a === undefined)) return false;
   if (isUnknown(a) || isUnknown(b)) return UNKNOWN;
   if (a === b) return true;
   if (isNum(a) && isNum(b)) return numEqual(a, b);
@@ -137,16 +146,20 @@ export function sortedEntries(o: ValueObject): [string, unknown][] {
   return sortedPairs(Object.entries(o));
 }
 
-/** Deep copy with every BigFloat as its nearest double (marks kept): what handlers and JSON get. */
-export function plainNumbers(v: unknown): unknown {
-  if (!hasBigFloat(v)) return v;
+/**
+ * What handlers, plans and state get (marks kept): every BigFloat as its nearest double, and
+ * refined unknowns as the bare UNKNOWN.
+ */
+export function plainValue(v: unknown): unknown {
+  if (!needsPlain(v)) return v;
   if (isBigFloat(v)) return v.toNumber();
-  if (v instanceof Sensitive) return new Sensitive(plainNumbers(v.value));
-  if (Array.isArray(v)) return v.map(plainNumbers);
+  if (v === UNKNOWN_NOT_NULL) return UNKNOWN;
+  if (v instanceof Sensitive) return new Sensitive(plainValue(v.value));
+  if (Array.isArray(v)) return v.map(plainValue);
   const out: ValueObject = {};
   for (const [k, x] of Object.entries(v as ValueObject))
     Object.defineProperty(out, k, {
-      value: plainNumbers(x),
+      value: plainValue(x),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -154,10 +167,10 @@ export function plainNumbers(v: unknown): unknown {
   return out;
 }
 
-function hasBigFloat(v: unknown): boolean {
-  if (isBigFloat(v)) return true;
-  if (v instanceof Sensitive) return hasBigFloat(v.value);
-  if (Array.isArray(v)) return v.some(hasBigFloat);
-  if (v !== null && typeof v === 'object') return Object.values(v).some(hasBigFloat);
+function needsPlain(v: unknown): boolean {
+  if (isBigFloat(v) || v === UNKNOWN_NOT_NULL) return true;
+  if (v instanceof Sensitive) return needsPlain(v.value);
+  if (Array.isArray(v)) return v.some(needsPlain);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(needsPlain);
   return false;
 }

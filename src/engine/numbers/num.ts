@@ -129,31 +129,3 @@ export function numArith(op: ArithOp, a: Num, b: Num): Num {
 export function numNegate(a: Num): Num {
   return typeof a === 'number' ? -a : fromBig(a.negate());
 }
-
-/** Deep copy with every BigFloat as the nearest double: what handlers and JSON consumers get. */
-export function plainNumbers(v: unknown): unknown {
-  if (v instanceof BigFloat) return v.toNumber();
-  if (Array.isArray(v)) return v.some(needsPlain) ? v.map(plainNumbers) : v;
-  if (v !== null && typeof v === 'object' && needsPlain(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      if (k === '__proto__')
-        Object.defineProperty(out, k, {
-          value: plainNumbers(x),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = plainNumbers(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-function needsPlain(v: unknown): boolean {
-  if (v instanceof BigFloat) return true;
-  if (Array.isArray(v)) return v.some(needsPlain);
-  if (v !== null && typeof v === 'object') return Object.values(v).some(needsPlain);
-  return false;
-}
