@@ -14,9 +14,8 @@ interface Decimal {
 /** c * 2^e exactly as digits / 10^scale with scale >= minScale (2^-k = 5^k / 10^k). */
 function exactDecimal(c: bigint, e: number, minScale = 0): Decimal {
   const scale = Math.max(minScale, -e);
-  const digits = c * 5n ** BigInt(scale) * 2n ** BigInt(e + scale) * 1n;
-  // 5^s * 2^(e+s) = 10^s * 2^e: exact because e + s >= 0.
-  return { digits, scale };
+  // 5^s * 2^(e+s) = 10^s * 2^e, an integer because e + s >= 0.
+  return { digits: c * 5n ** BigInt(scale) * 2n ** BigInt(e + scale), scale };
 }
 
 /** Keeps `keep` fractional digits, rounding half to even on the exact value (Go's decimal.round). */

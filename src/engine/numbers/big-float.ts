@@ -151,7 +151,7 @@ export class BigFloat {
     return toText(this);
   }
 
-  /** JSON consumers get the nearest double; exact digits go through jsonencode and the state writer. */
+  /** JSON.stringify gets the nearest double; jsonencode and yamlencode write the exact digits. */
   toJSON(): number {
     return this.toNumber();
   }
