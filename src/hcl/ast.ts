@@ -46,7 +46,13 @@ export interface DynamicBlock {
 }
 
 export type Expr =
-  | { type: 'literal'; value: string | number | boolean | null; span: Span }
+  | {
+      type: 'literal';
+      value: string | number | boolean | null;
+      span: Span;
+      /** A number literal's text when the double in `value` does not hold it exactly (12345678901234567890, 0.1). */
+      raw?: string;
+    }
   /** A string with interpolations; one that is a single `${expr}` is parsed as `expr` itself (type kept). */
   | { type: 'template'; parts: TemplatePart[]; span: Span }
   /** A name and the static-or-dynamic steps after it: `var.x`, `sched_job.web[0].id`, `each.value`. */

@@ -152,8 +152,12 @@ export class ExprParser<C extends Cursor = Cursor> {
     const c = s.peek();
     if (c === '' && this.msg.missingExpression) throw this.msg.missingExpression(this.src);
     if (isDigit(c)) {
-      const value = readNumber(s);
-      return { type: 'literal', value, span: { start, end: s.pos } };
+      const raw = readNumber(s);
+      const value = Number(raw);
+      // Only integers the double holds exactly can drop their text; the engine reads the rest exactly.
+      if (Number.isSafeInteger(value) && /^[0-9]+$/.test(raw))
+        return { type: 'literal', value, span: { start, end: s.pos } };
+      return { type: 'literal', value, raw, span: { start, end: s.pos } };
     }
     if (c === '"') return this.dialect.template(this, 'quoted');
     if (c === '<' && s.peek(1) === '<') {

@@ -39,13 +39,13 @@ export function matchUnaryOp(c: Cursor): UnaryOp | undefined {
 
 const NUMBER = /[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 
-/** Reads a number literal at the cursor (which is at a digit). */
-export function readNumber(c: Cursor): number {
+/** Reads a number literal at the cursor (which is at a digit): its text. */
+export function readNumber(c: Cursor): string {
   NUMBER.lastIndex = c.pos;
   const m = NUMBER.exec(c.text);
   const lit = m ? m[0] : '';
   c.pos += lit.length;
-  return Number(lit);
+  return lit;
 }
 
 /** Reads the digits of a legacy `list.0` index step. */

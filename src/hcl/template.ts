@@ -94,15 +94,33 @@ export function scanTemplate<E, D>(
   return tokens;
 }
 
-/** `~` markers remove the whitespace on that side of the adjacent literal. */
-export function applyStripMarkers<E, D>(tokens: TemplateToken<E, D>[]): void {
+/**
+ * `~` markers remove the whitespace on that side of the adjacent literal. HCL's scanner cuts the
+ * literals of heredocs and template files after every newline and trims only the neighbouring
+ * piece, so there (`lineScoped`) a marker reaches across one line break at most; a quoted string's
+ * newlines are escapes inside one literal, which is trimmed whole.
+ */
+export function applyStripMarkers<E, D>(tokens: TemplateToken<E, D>[], lineScoped = false): void {
   tokens.forEach((tok, i) => {
     if (tok.kind === 'lit') return;
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
-    if (tok.stripL && prev?.kind === 'lit') prev.text = prev.text.replace(/\s+$/, '');
-    if (tok.stripR && next?.kind === 'lit') next.text = next.text.replace(/^\s+/, '');
+    if (tok.stripL && prev?.kind === 'lit') prev.text = trimLastPiece(prev.text, lineScoped);
+    if (tok.stripR && next?.kind === 'lit') next.text = trimFirstPiece(next.text, lineScoped);
   });
+}
+
+/** Trailing whitespace of the last piece: the last line, with its newline when it ends in one. */
+function trimLastPiece(text: string, lineScoped: boolean): string {
+  const cut = lineScoped && text.length >= 2 ? text.lastIndexOf('\n', text.length - 2) + 1 : 0;
+  return text.slice(0, cut) + text.slice(cut).replace(/\s+$/, '');
+}
+
+/** Leading whitespace of the first piece: up to and including the first newline. */
+function trimFirstPiece(text: string, lineScoped: boolean): string {
+  const nl = lineScoped ? text.indexOf('\n') : -1;
+  const cut = nl < 0 ? text.length : nl + 1;
+  return text.slice(0, cut).replace(/^\s+/, '') + text.slice(cut);
 }
 
 export type EscapeResult =
@@ -248,7 +266,7 @@ export function readTemplateTokens<C extends Cursor>(
     newline: () => m.newlineInString(c, start),
   };
   const tokens = scanTemplate(c, hooks, opts);
-  applyStripMarkers(tokens);
+  applyStripMarkers(tokens, !opts.quoted);
   return tokens;
 }
 

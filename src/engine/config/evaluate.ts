@@ -9,7 +9,7 @@ import type { Expr } from '../expressions/ast';
 import { evaluate, type EvalScope } from '../expressions/evaluate';
 import { setProp } from '../expressions/types';
 import { unmark, unmarkDeep, unmarkWithPaths } from '../expressions/marks';
-import { isUnknown, toBool, toStr } from '../expressions/values';
+import { isUnknown, plainValue, toBool, toStr } from '../expressions/values';
 import { instanceAddress } from './address';
 import { ConfigError, diagnostic, located, type ConfigDiagnostic, type DiagnosticContext } from './errors';
 import { sourceOf } from './json-expr';
@@ -34,7 +34,8 @@ export function evaluateAt(e: Expr, scope: EvalScope, ctx: DiagnosticContext): u
       return out;
     }
   }
-  return located(ctx, () => evaluate(e, scope), sourceOf(e));
+  // Handlers, plans and state hold JSON numbers; exact big values stay inside the evaluator.
+  return located(ctx, () => plainValue(evaluate(e, scope)), sourceOf(e));
 }
 
 function resourceCtx(r: ResourceConfig, instance?: InstanceContext): DiagnosticContext {

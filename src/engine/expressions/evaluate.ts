@@ -4,7 +4,15 @@
  * whose input is unknown is itself unknown, while collections keep unknown elements in place (so a
  * handler sees exactly which attributes are unknown).
  */
-import { applyNumericOp } from '../../hcl/values';
+import {
+  isBigFloat,
+  numArith,
+  numCompare,
+  numFromText,
+  numNegate,
+  type ArithOp,
+  type Num,
+} from '../numbers/num';
 import { FunctionError, lookupFunction, type FunctionContext, type FunctionDef } from '../functions';
 import { paramName, SIGNATURES } from '../functions/signatures';
 import type { BinaryOp, DynamicBlock, Expr, ForExpr, Span, Step, TemplatePart } from './ast';
@@ -21,9 +29,11 @@ import {
   sortedEntries,
   toBool,
   toNum,
+  toNumeric,
   toStr,
   typeName,
   UNKNOWN,
+  UNKNOWN_NOT_NULL,
   valuesEqual,
 } from './values';
 
@@ -176,6 +186,25 @@ function renderTemplateFile(
   return new Evaluator(inner).eval(expr, frame);
 }
 
+const COMPARISONS: Partial<Record<BinaryOp, (c: number) => boolean>> = {
+  '<': (c) => c < 0,
+  '>': (c) => c > 0,
+  '<=': (c) => c <= 0,
+  '>=': (c) => c >= 0,
+};
+
+/** cty's big-float arithmetic: x / 0 is an infinity, x % 0 is x; 0/0 has no value. */
+function numericOp(op: BinaryOp, a: Num, b: Num, span: Span): unknown {
+  const compare = COMPARISONS[op];
+  if (compare) return compare(numCompare(a, b));
+  try {
+    return numArith(op as ArithOp, a, b);
+  } catch (x) {
+    if (!(x instanceof RangeError)) throw x;
+    throw err('Operation failed', `Error during operation: ${x.message}.`, span);
+  }
+}
+
 /** A function's failure as Terraform reports it: naming the parameter when one argument is to blame. */
 function functionFailure(e: Expr & { type: 'call' }, x: FunctionError): ExpressionError {
   const param = x.argIndex === undefined ? undefined : paramName(e.name, x.argIndex);
@@ -205,7 +234,7 @@ class Evaluator {
   eval(e: Expr, f: Frame | undefined): unknown {
     switch (e.type) {
       case 'literal':
-        return e.value;
+        return e.raw === undefined ? e.value : numFromText(e.raw);
       case 'template':
         return this.template(e.parts, f);
       case 'scope':
@@ -263,7 +292,14 @@ class Evaluator {
 
   private unary(op: string, v: unknown, span: Span): unknown {
     return op === '-'
-      ? -this.wrap(() => toNum(v, 'operand'), span, 'Invalid operand', 'Unsuitable value for unary operand')
+      ? numNegate(
+          this.wrap(
+            () => toNumeric(v, 'operand'),
+            span,
+            'Invalid operand',
+            'Unsuitable value for unary operand',
+          ),
+        )
       : !this.wrap(() => toBool(v, 'operand'), span, 'Invalid operand', 'Unsuitable value for unary operand');
   }
 
@@ -324,7 +360,7 @@ class Evaluator {
       }
     }
     // A template that includes a sensitive value is sensitive as a whole (Terraform's rule).
-    return markIf(acc.unknown ? UNKNOWN : acc.out, acc.marked);
+    return markIf(acc.unknown ? UNKNOWN_NOT_NULL : acc.out, acc.marked);
   }
 
   private appendInterp(acc: TemplateAcc, expr: Expr, f: Frame | undefined): void {
@@ -341,7 +377,7 @@ class Evaluator {
         span,
       );
     }
-    if (typeof v === 'object') {
+    if (typeof v === 'object' && !isBigFloat(v)) {
       throw err(
         'Invalid template interpolation value',
         `Cannot include the given value in a string template: string required, but have ${typeName(v)}.`,
@@ -596,7 +632,9 @@ class Evaluator {
     );
     this.checkArity(e, def, args.length);
     const unknown = def.unknowns === 'shallow' ? args.some(isUnknown) : args.some(containsUnknown);
-    if (unknown || (def.impure && !this.scope.applying)) return markIf(UNKNOWN, marked);
+    if (unknown) return markIf(UNKNOWN, marked);
+    // An impure function's result is not known until apply, but is known not to be null.
+    if (def.impure && !this.scope.applying) return markIf(UNKNOWN_NOT_NULL, marked);
     try {
       return markIf(def.impl(args, this.functionContext()), marked);
     } catch (x) {
@@ -708,24 +746,23 @@ class Evaluator {
       if (isUnknown(eq)) return markIf(UNKNOWN, marked);
       return markIf(op === '==' ? eq : !eq, marked);
     }
-    if (isUnknown(l) || isUnknown(r)) return markIf(UNKNOWN, marked);
+    // cty refines arithmetic on unknowns as not null.
+    if (isUnknown(l) || isUnknown(r)) return markIf(UNKNOWN_NOT_NULL, marked);
     const a = this.wrap(
-      () => toNum(l),
+      () => toNumeric(l),
       le.span,
       'Invalid operand',
       `Unsuitable value for left operand of ${op}`,
       lm,
     );
     const b = this.wrap(
-      () => toNum(r),
+      () => toNumeric(r),
       re.span,
       'Invalid operand',
       `Unsuitable value for right operand of ${op}`,
       rm,
     );
-    // cty divides big floats: x / 0 is an infinity, and x % 0 is x.
-    if (op === '%' && b === 0) return markIf(a, marked);
-    return markIf(applyNumericOp(op, a, b), marked);
+    return markIf(numericOp(op, a, b, le.span), marked);
   }
 
   private logical(op: '&&' | '||', le: Expr, re: Expr, f: Frame | undefined): unknown {

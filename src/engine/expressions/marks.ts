@@ -6,6 +6,7 @@
  * into attribute paths (`unmarkWithPaths`), which is what plans and state record.
  */
 import type { AttrPath } from '../../provider/values';
+import { isBigFloat } from '../numbers/num';
 
 export class Sensitive {
   constructor(readonly value: unknown) {}
@@ -117,7 +118,7 @@ const MIN_MASKED_LENGTH = 4;
 export function leafTexts(v: unknown, out: string[] = []): string[] {
   const [inner] = unmark(v);
   if (typeof inner === 'string') out.push(inner);
-  else if (typeof inner === 'number') out.push(String(inner));
+  else if (typeof inner === 'number' || isBigFloat(inner)) out.push(String(inner));
   else if (Array.isArray(inner)) for (const x of inner) leafTexts(x, out);
   else if (inner !== null && typeof inner === 'object')
     for (const x of Object.values(inner)) leafTexts(x, out);

@@ -9,7 +9,8 @@ import type { Expr } from './ast';
 import { ExpressionError } from './errors';
 import { markIf, unmark } from './marks';
 import { parseExpression } from './parser';
-import { isObjectValue, isUnknown, toBool, toNum, toSetArray, toStr, typeName } from './values';
+import { numFromText, numNegate } from '../numbers/num';
+import { isObjectValue, isUnknown, toBool, toNumeric, toSetArray, toStr, typeName } from './values';
 
 export type TypeConstraint =
   | { kind: 'any' | 'string' | 'number' | 'bool' }
@@ -106,7 +107,7 @@ function objectAttribute(e: Expr, text: string, bad: (why: string) => Expression
 function constantValue(e: Expr): unknown {
   switch (e.type) {
     case 'literal':
-      return e.value;
+      return e.raw === undefined ? e.value : numFromText(e.raw);
     case 'tuple':
       return e.items.map(constantValue);
     case 'object': {
@@ -119,7 +120,7 @@ function constantValue(e: Expr): unknown {
       return out;
     }
     case 'unary':
-      if (e.op === '-') return -toNum(constantValue(e.operand));
+      if (e.op === '-') return numNegate(toNumeric(constantValue(e.operand)));
       return !toBool(constantValue(e.operand));
     case 'paren':
       return constantValue(e.expr);
@@ -183,7 +184,7 @@ function convertUnmarked(v: unknown, t: TypeConstraint, path: (string | number)[
     case 'string':
       return wrap(() => toStr(v));
     case 'number':
-      return wrap(() => toNum(v));
+      return wrap(() => toNumeric(v));
     case 'bool':
       return wrap(() => toBool(v));
     case 'list':

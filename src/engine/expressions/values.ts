@@ -6,27 +6,35 @@
  */
 import { compareText, sortedEntries as sortedPairs, typeName as jsonTypeName } from '../../hcl/values';
 import { isUnknown, UNKNOWN } from '../../provider/values';
+import {
+  isBigFloat,
+  isNum,
+  numCompare,
+  numEqual,
+  numFromText,
+  numText,
+  toDouble,
+  type Num,
+} from '../numbers/num';
 import { ExpressionError } from './errors';
+import { Sensitive } from './marks';
 
 export { isUnknown, UNKNOWN, containsUnknown } from '../../provider/values';
 
 export type ValueObject = Record<string, unknown>;
 
 export function isObjectValue(v: unknown): v is ValueObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isUnknown(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isUnknown(v) && !isBigFloat(v);
 }
 
 /** Type names as Terraform prints them in messages. */
 export function typeName(v: unknown): string {
-  return isUnknown(v) ? 'unknown' : jsonTypeName(v);
+  return isUnknown(v) ? 'unknown' : isBigFloat(v) ? 'number' : jsonTypeName(v);
 }
 
-/** Whole numbers print without a fraction (and without exponent up to 2^53), others in shortest form. */
-export function formatNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) {
-    return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 });
-  }
-  return String(n);
+/** Numbers as terraform prints them: plain decimal, never an exponent, every digit the number holds. */
+export function formatNumber(n: Num): string {
+  return numText(n);
 }
 
 /**
@@ -35,7 +43,7 @@ export function formatNumber(n: number): string {
  */
 export function toStr(v: unknown, what = 'value'): string {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return formatNumber(v);
+  if (isNum(v)) return formatNumber(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v === null || v === undefined)
     throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a string');
@@ -44,9 +52,15 @@ export function toStr(v: unknown, what = 'value'): string {
 
 const NUMBER_RE = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
+/** A number as a double, for arguments that are counts, indexes and offsets. */
 export function toNum(v: unknown, what = 'value'): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && NUMBER_RE.test(v)) return Number(v);
+  return typeof v === 'number' ? v : toDouble(toNumeric(v, what));
+}
+
+/** A number exactly (a string converts as terraform reads it, at full precision). */
+export function toNumeric(v: unknown, what = 'value'): Num {
+  if (isNum(v)) return v;
+  if (typeof v === 'string' && NUMBER_RE.test(v)) return numFromText(v);
   if (v === null || v === undefined)
     throw new ExpressionError(`Invalid ${what}`, 'a null value cannot be used as a number');
   throw new ExpressionError(
@@ -69,10 +83,20 @@ export function toBool(v: unknown, what = 'value'): boolean {
   );
 }
 
+/**
+ * An unknown known not to be null (cty's RefineNotNull): what `timestamp()` is at plan time, and
+ * what arithmetic and templates on unknowns give. It is UNKNOWN to everything but `== null`;
+ * `plainValue` turns it into the bare UNKNOWN before a value leaves the evaluator.
+ */
+export const UNKNOWN_NOT_NULL: typeof UNKNOWN = Object.freeze({ ...UNKNOWN });
+
 /** Deep equality; an unknown anywhere makes the answer unknown (returned as UNKNOWN). */
 export function valuesEqual(a: unknown, b: unknown): boolean | typeof UNKNOWN {
+  if (a === UNKNOWN_NOT_NULL && (b === null || b === undefined)) return false;
+  if (b === UNKNOWN_NOT_NULL && (a === null || a === undefined)) return false;
   if (isUnknown(a) || isUnknown(b)) return UNKNOWN;
   if (a === b) return true;
+  if (isNum(a) && isNum(b)) return numEqual(a, b);
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -111,7 +135,7 @@ export function toSetArray(items: unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const it of items) if (!out.some((x) => sameValue(x, it))) out.push(it);
   if (out.every((x) => typeof x === 'string')) return (out as string[]).sort(compareText);
-  if (out.every((x) => typeof x === 'number')) return (out as number[]).sort((a, b) => a - b);
+  if (out.every(isNum)) return (out as Num[]).sort(numCompare);
   if (out.every((x) => typeof x === 'boolean'))
     return (out as boolean[]).sort((a, b) => Number(a) - Number(b));
   return out;
@@ -120,4 +144,33 @@ export function toSetArray(items: unknown[]): unknown[] {
 /** Objects with keys in lexical order, as Terraform iterates maps and objects. */
 export function sortedEntries(o: ValueObject): [string, unknown][] {
   return sortedPairs(Object.entries(o));
+}
+
+/**
+ * What handlers, plans and state get (marks kept): every BigFloat as its nearest double, and
+ * refined unknowns as the bare UNKNOWN.
+ */
+export function plainValue(v: unknown): unknown {
+  if (!needsPlain(v)) return v;
+  if (isBigFloat(v)) return v.toNumber();
+  if (v === UNKNOWN_NOT_NULL) return UNKNOWN;
+  if (v instanceof Sensitive) return new Sensitive(plainValue(v.value));
+  if (Array.isArray(v)) return v.map(plainValue);
+  const out: ValueObject = {};
+  for (const [k, x] of Object.entries(v as ValueObject))
+    Object.defineProperty(out, k, {
+      value: plainValue(x),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+}
+
+function needsPlain(v: unknown): boolean {
+  if (isBigFloat(v) || v === UNKNOWN_NOT_NULL) return true;
+  if (v instanceof Sensitive) return needsPlain(v.value);
+  if (Array.isArray(v)) return v.some(needsPlain);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(needsPlain);
+  return false;
 }

@@ -1,6 +1,15 @@
 /** Argument coercion shared by the function implementations; failures name the argument. */
 import { ExpressionError } from '../expressions/errors';
-import { isObjectValue, toBool, toNum, toStr, typeName, type ValueObject } from '../expressions/values';
+import {
+  isObjectValue,
+  toBool,
+  toNum,
+  toNumeric,
+  toStr,
+  typeName,
+  type ValueObject,
+} from '../expressions/values';
+import { isBigFloat, type Num } from '../numbers/num';
 import { FunctionError } from './registry';
 
 function coerce<T>(args: unknown[], i: number, conv: (v: unknown) => T): T {
@@ -20,9 +29,14 @@ function refuse(v: unknown, i: number, type: 'string' | 'number' | 'bool'): neve
 }
 
 export const argStr = (args: unknown[], i: number): string =>
-  typeof args[i] === 'object' ? refuse(args[i], i, 'string') : coerce(args, i, (v) => toStr(v));
+  typeof args[i] === 'object' && !isBigFloat(args[i])
+    ? refuse(args[i], i, 'string')
+    : coerce(args, i, (v) => toStr(v));
 export const argNum = (args: unknown[], i: number): number =>
   typeof args[i] === 'number' ? (args[i] as number) : convertOrRefuse(args, i, 'number', (v) => toNum(v));
+/** A number argument exactly (big integers and decimals keep their digits). */
+export const argNumeric = (args: unknown[], i: number): Num =>
+  typeof args[i] === 'number' ? (args[i] as number) : convertOrRefuse(args, i, 'number', (v) => toNumeric(v));
 export const argBool = (args: unknown[], i: number): boolean =>
   typeof args[i] === 'boolean' ? (args[i] as boolean) : convertOrRefuse(args, i, 'bool', (v) => toBool(v));
 

@@ -10,7 +10,8 @@ import {
   UNKNOWN,
   valuesEqual,
 } from '../expressions/values';
-import { argInt, argList, argNum, argObject, argStr, unifyPrimitives } from './args';
+import { argInt, argList, argNum, argNumeric, argObject, argStr, unifyPrimitives } from './args';
+import { numArith, type Num } from '../numbers/num';
 import { between, fixed, FunctionError, type FunctionTable } from './registry';
 
 function length(v: unknown): number {
@@ -228,7 +229,7 @@ export const collectionFunctions: FunctionTable = {
   sum: fixed(1, (a) => {
     const l = argList(a, 0);
     if (l.length === 0) throw new FunctionError('cannot sum an empty list', 0);
-    return l.reduce<number>((acc, _, i) => acc + argNum(l, i), 0);
+    return l.slice(1).reduce<Num>((acc, _, i) => numArith('+', acc, argNumeric(l, i + 1)), argNumeric(l, 0));
   }),
   range: between(1, 3, range),
   chunklist: fixed(2, (a) => chunklist(argList(a, 0), argInt(a, 1)), 'shallow'),

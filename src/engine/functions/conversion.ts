@@ -1,11 +1,13 @@
-import { isObjectValue, toBool, toNum, toSetArray, toStr, typeName } from '../expressions/values';
+import { isObjectValue, toBool, toNumeric, toSetArray, toStr, typeName } from '../expressions/values';
+import { isBigFloat } from '../numbers/num';
 import { setProp } from '../expressions/types';
 import { unifyPrimitives } from './args';
 import { fixed, FunctionError, type FunctionTable } from './registry';
 
 function convert<T>(v: unknown, conv: (v: unknown) => T, to: string): T | null {
   if (v === null) return null;
-  if (typeof v === 'object') throw new FunctionError(`cannot convert ${typeName(v)} to ${to}`, 0);
+  if (typeof v === 'object' && !isBigFloat(v))
+    throw new FunctionError(`cannot convert ${typeName(v)} to ${to}`, 0);
   try {
     return conv(v);
   } catch {
@@ -21,7 +23,7 @@ function toList(v: unknown, what: string): unknown[] | null {
 
 export const conversionFunctions: FunctionTable = {
   tostring: fixed(1, ([v]) => convert(v, toStr, 'string')),
-  tonumber: fixed(1, ([v]) => convert(v, toNum, 'number')),
+  tonumber: fixed(1, ([v]) => convert(v, toNumeric, 'number')),
   tobool: fixed(1, ([v]) => convert(v, toBool, 'bool')),
   tolist: fixed(1, ([v]) => toList(v, 'list'), 'shallow'),
   toset: fixed(1, ([v]) => {

@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { base64Encode } from '../../hcl/functions';
 import { isObjectValue, sortedEntries } from '../expressions/values';
+import { isInfinite, isNum, numText } from '../numbers/num';
+import { jsonDecode } from './json-decode';
 import { argStr } from './args';
 import { csvDecode } from './csv';
 import { fixed, FunctionError, type FunctionTable } from './registry';
@@ -11,31 +13,25 @@ import { textDecodeBase64, textEncodeBase64 } from './text-encoding';
  * U+2028, U+2029 escaped the way Go's encoder does (so a rendered jobspec is byte-identical).
  */
 export function jsonEncode(v: unknown): string {
-  return JSON.stringify(sortKeys(v)).replace(
+  return encode(v).replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObjectValue(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of sortedEntries(v))
-      Object.defineProperty(out, k, { value: sortKeys(x), enumerable: true });
-    return out;
+/** Numbers are written with every digit they hold (terraform's JSON never uses an exponent). */
+function encode(v: unknown): string {
+  if (v === undefined || v === null) return 'null';
+  if (isNum(v)) {
+    if (isInfinite(v)) throw new FunctionError('cannot encode an infinite number as JSON');
+    return numText(v);
   }
-  if (typeof v === 'number' && !Number.isFinite(v))
-    throw new FunctionError('cannot encode an infinite number as JSON');
-  return v === undefined ? null : v;
-}
-
-function jsonDecode(s: string): unknown {
-  try {
-    return JSON.parse(s) as unknown;
-  } catch (e) {
-    throw new FunctionError(`invalid JSON: ${(e as Error).message}`);
-  }
+  if (Array.isArray(v)) return `[${v.map(encode).join(',')}]`;
+  if (isObjectValue(v))
+    return `{${sortedEntries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${encode(x)}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
 }
 
 function base64Decode(s: string): string {

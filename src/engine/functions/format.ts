@@ -2,7 +2,9 @@
  * `format` / `formatlist`: Go's fmt verbs as Terraform's format function supports them
  * (%v %#v %s %q %t %d %b %o %x %X %e %E %f %g %G %%, flags "-+ #0", width, precision, %[n] indexes).
  */
-import { formatNumber, isUnknown, toBool, toNum, toStr } from '../expressions/values';
+import { isUnknown, toBool, toNumeric, toStr } from '../expressions/values';
+import { exponentText, fixedText, generalText } from '../numbers/big-float-text';
+import { toBig, type BigFloat } from '../numbers/num';
 import { jsonEncode } from './encoding';
 import { FunctionError } from './registry';
 
@@ -52,25 +54,45 @@ function pad(s: string, flags: string, width: number, verb: string): string {
   return ' '.repeat(width - s.length) + s;
 }
 
-function signed(n: number, body: string, flags: string): string {
-  if (n < 0 || Object.is(n, -0)) return `-${body}`;
+function signed(negative: boolean, body: string, flags: string): string {
+  if (negative) return `-${body}`;
   if (flags.includes('+')) return `+${body}`;
   if (flags.includes(' ')) return ` ${body}`;
   return body;
 }
 
-function number(arg: unknown, verb: string): number {
+/** The argument as an exact BigFloat; Go prints an infinity as "Inf" under every float verb. */
+function number(arg: unknown, verb: string): BigFloat {
   try {
-    return toNum(arg);
+    return toBig(toNumeric(arg));
   } catch {
     throw new FunctionError(`unsupported value for "%${verb}": number required`);
   }
 }
 
-/** Go's %e: mantissa digits and a two-digit exponent ("1.500000e+00"). */
-function goExp(n: number, prec: number): string {
-  const s = n.toExponential(prec);
-  return s.replace(/e([+-])(\d)$/, 'e$10$2');
+function integerVerb(verb: string, flags: string, arg: unknown, whole: string): string {
+  const n = number(arg, verb);
+  if (!n.isInt()) throw new FunctionError(`unsupported value for "${whole}": an integer is required`);
+  const radix = verb === 'd' ? 10 : verb === 'b' ? 2 : verb === 'o' ? 8 : 16;
+  const t = n.trunc();
+  let body = (t < 0n ? -t : t).toString(radix);
+  if (verb === 'X') body = body.toUpperCase();
+  if (flags.includes('#') && verb === 'o') body = `0${body}`;
+  if (flags.includes('#') && (verb === 'x' || verb === 'X')) body = `0${verb}${body}`;
+  return signed(n.neg && t !== 0n, body, flags);
+}
+
+function floatVerb(verb: string, flags: string, prec: number | undefined, arg: unknown): string {
+  const n = number(arg, verb);
+  const abs = n.abs();
+  let body: string;
+  if (n.inf) body = 'Inf';
+  else if (verb === 'f' || verb === 'F') body = fixedText(abs, prec ?? 6);
+  else if (verb === 'e' || verb === 'E') body = exponentText(abs, prec ?? 6);
+  else body = generalText(abs, prec);
+  if (verb === 'E' || verb === 'G') body = body.toUpperCase();
+  if (n.inf && !n.neg && !flags.includes(' ')) return `+${body}`;
+  return signed(n.neg, body, flags);
 }
 
 function formatVerb(
@@ -108,60 +130,19 @@ function formatVerb(
     case 'b':
     case 'o':
     case 'x':
-    case 'X': {
-      if (verb === 'x' || verb === 'X') {
-        if (typeof arg === 'string') {
-          const hex = Buffer.from(arg, 'utf8').toString('hex');
-          return verb === 'X' ? hex.toUpperCase() : hex;
-        }
+    case 'X':
+      if ((verb === 'x' || verb === 'X') && typeof arg === 'string') {
+        const hex = Buffer.from(arg, 'utf8').toString('hex');
+        return verb === 'X' ? hex.toUpperCase() : hex;
       }
-      const n = number(arg, verb);
-      if (!Number.isInteger(n))
-        throw new FunctionError(`unsupported value for "${whole}": an integer is required`);
-      const radix = verb === 'd' ? 10 : verb === 'b' ? 2 : verb === 'o' ? 8 : 16;
-      let body = Math.abs(n).toString(radix);
-      if (verb === 'X') body = body.toUpperCase();
-      if (flags.includes('#') && verb === 'o') body = `0${body}`;
-      if (flags.includes('#') && (verb === 'x' || verb === 'X')) body = `0${verb}${body}`;
-      return signed(n, body, flags);
-    }
+      return integerVerb(verb, flags, arg, whole);
     case 'f':
-    case 'F': {
-      const n = number(arg, verb);
-      return signed(n, Math.abs(n).toFixed(prec ?? 6), flags);
-    }
+    case 'F':
     case 'e':
-    case 'E': {
-      const n = number(arg, verb);
-      const s = goExp(Math.abs(n), prec ?? 6);
-      return signed(n, verb === 'E' ? s.toUpperCase() : s, flags);
-    }
+    case 'E':
     case 'g':
-    case 'G': {
-      const n = number(arg, verb);
-      const abs = Math.abs(n);
-      let s: string;
-      if (prec === undefined) {
-        const exp = abs === 0 ? 0 : Math.floor(Math.log10(abs));
-        s =
-          exp < -4 || exp >= 21
-            ? goExp(
-                abs,
-                Math.max(
-                  0,
-                  String(abs)
-                    .replace(/[^0-9]/g, '')
-                    .replace(/^0+/, '').length - 1,
-                ),
-              ).replace(/\.?0+e/, 'e')
-            : formatNumber(abs);
-      } else {
-        s = abs.toPrecision(Math.max(prec, 1));
-        if (s.includes('e')) s = s.replace(/e([+-])(\d)$/, 'e$10$2');
-        else if (s.includes('.')) s = s.replace(/\.?0+$/, '');
-      }
-      return signed(n, verb === 'G' ? s.toUpperCase() : s, flags);
-    }
+    case 'G':
+      return floatVerb(verb, flags, prec, arg);
     default:
       throw new FunctionError(`unsupported format verb "${whole}"`);
   }

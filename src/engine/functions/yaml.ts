@@ -9,17 +9,29 @@ import { lazyModule } from '../../common/lazy-module';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const yaml = lazyModule(() => require('yaml') as typeof import('yaml'));
+import { randomBytes } from 'node:crypto';
 import { isObjectValue, sortedEntries } from '../expressions/values';
+import { BigFloat, fromBig, isInfinite, isNum, numText } from '../numbers/num';
 import { argStr } from './args';
 import { fixed, FunctionError, type FunctionTable } from './registry';
 
-/** Objects with keys in lexical order, as cty hands them to go-yaml. */
-function sortedDeep(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortedDeep);
+/**
+ * Objects with keys in lexical order, as cty hands them to go-yaml. Numbers other than safe
+ * integers become marker strings that `yamlEncode` replaces with terraform's digits afterwards (the
+ * yaml package would write exponents and doubles).
+ */
+function sortedDeep(v: unknown, numbers: Map<string, string>, nonce: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => sortedDeep(x, numbers, nonce));
   if (isObjectValue(v)) {
     const out = new Map<string, unknown>();
-    for (const [k, x] of sortedEntries(v)) out.set(k, sortedDeep(x));
+    for (const [k, x] of sortedEntries(v)) out.set(k, sortedDeep(x, numbers, nonce));
     return out;
+  }
+  if (isNum(v) && !(typeof v === 'number' && Number.isSafeInteger(v))) {
+    if (isInfinite(v)) throw new FunctionError('cannot encode an infinite number as YAML');
+    const marker = `${nonce}${numbers.size}`;
+    numbers.set(marker, numText(v));
+    return marker;
   }
   return v;
 }
@@ -30,9 +42,6 @@ function styled(doc: Document): void {
     Scalar(_, node) {
       if (typeof node.value === 'string')
         node.type = node.value.includes('\n') ? Scalar.BLOCK_LITERAL : Scalar.QUOTE_DOUBLE;
-      // Large whole numbers print in full (as Terraform does), not with an exponent.
-      else if (typeof node.value === 'number' && Number.isInteger(node.value) && Math.abs(node.value) >= 1e21)
-        node.value = BigInt(node.value);
     },
     Pair(_, pair) {
       if (isPair(pair) && isScalar(pair.key)) pair.key.type = Scalar.QUOTE_DOUBLE;
@@ -52,13 +61,15 @@ function rootBlock(s: string): string {
 }
 
 export function yamlEncode(v: unknown): string {
-  if (typeof v === 'number' && !Number.isFinite(v))
-    throw new FunctionError('cannot encode an infinite number as YAML');
   if (typeof v === 'string' && v.includes('\n')) return rootBlock(v);
-  const doc = new (yaml().Document)(sortedDeep(v));
+  const numbers = new Map<string, string>();
+  const nonce = `n${randomBytes(8).toString('hex')}x`;
+  const doc = new (yaml().Document)(sortedDeep(v, numbers, nonce));
   styled(doc);
-  const text = doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
-  const bareScalar = v === null || typeof v === 'number' || typeof v === 'boolean';
+  let text = doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
+  if (numbers.size > 0)
+    text = text.replace(new RegExp(`"(${nonce}[0-9]+)"`, 'g'), (_, m: string) => numbers.get(m) ?? m);
+  const bareScalar = v === null || isNum(v) || typeof v === 'boolean';
   return bareScalar ? `${text}...\n` : text;
 }
 
@@ -72,14 +83,14 @@ function plain(v: unknown): unknown {
     return out;
   }
   if (isObjectValue(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'bigint') return fromBig(BigFloat.fromInt(v));
   return v ?? null;
 }
 
 export function yamlDecode(text: string): unknown {
   if (text.trim() === '') throw new FunctionError('on line 1, column 1: missing start of document');
   // go-yaml resolves YAML 1.1 scalars (`yes`, `on`, `y` are booleans) and lets a repeated key win.
-  const docs = yaml().parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false });
+  const docs = yaml().parseAllDocuments(text, { schema: 'yaml-1.1', uniqueKeys: false, intAsBigInt: true });
   if (!Array.isArray(docs)) throw new FunctionError('invalid YAML: not a YAML document stream');
   if (docs.length === 0) return null;
   if (docs.length > 1) throw new FunctionError('on line 1, column 1: unexpected extra content after value');

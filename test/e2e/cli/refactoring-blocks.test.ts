@@ -209,3 +209,49 @@ test('a removed block for a resource still declared is refused by name', async (
   expect(r.code).toBe(1);
   expect(r.stdout + r.stderr).toContain('Removed resource still exists');
 });
+
+/** A namespace on the aliased `sched.west` provider (cdktf `provider: westProvider`), or on the default one. */
+function aliased(importProvider: string, resourceProvider?: string): Record<string, unknown> {
+  const ns = withPath('app', 'west', {
+    name: 'west-team',
+    description: 'west-team team',
+    ...(resourceProvider ? { provider: resourceProvider } : {}),
+  });
+  return {
+    ...stackJson({
+      resource: { sched_namespace: { west: ns } },
+      provider: { sched: [{}, { alias: 'west' }] },
+    }),
+    import: [{ to: 'sched_namespace.west', id: 'west-team', provider: importProvider }],
+  };
+}
+
+test("an import block's provider (importFrom(id, provider)) imports through that aliased provider", async () => {
+  await p.agent.sched.namespaces.upsert({ Name: 'west-team', Description: 'west-team team' });
+  p.writeStack('app', aliased('sched.west', 'sched.west'));
+  const text = await p.cli(['plan', '--no-synth']);
+  expect(text.stdout).toContain('# sched_namespace.west will be imported');
+  // (the earlier tests' namespaces leave this configuration, so they are destroyed beside it)
+  expect(text.stdout).toMatch(/Plan: 1 to import, 0 to add, 0 to change, \d+ to destroy\./);
+  const out = await applySaved('import-aliased');
+  expect(out).toMatch(/Apply complete! Resources: 1 imported, 0 added, 0 changed, \d+ destroyed\./);
+  const west = p.readState('app').resources.find((r) => r.name === 'west');
+  expect(west?.provider).toMatch(/\.west$/);
+  await expectNoChanges();
+});
+
+test("an import block's provider that the resource block does not name is refused before anything changes", async () => {
+  await p.agent.sched.namespaces.upsert({ Name: 'west-other', Description: 'x' });
+  const stack = aliased('sched.west');
+  (stack['import'] as Record<string, unknown>[])[0]!['id'] = 'west-other';
+  p.writeStack('app', stack);
+  const r = await p.cli(['deploy', '--no-synth', '--auto-approve']);
+  expect(r.code).toBe(1);
+  expect(r.stdout + r.stderr).toContain('Invalid import provider argument');
+  expect(r.stdout + r.stderr).toContain('Use the provider argument in the target resource block');
+
+  p.writeStack('app', aliased('sched', 'sched.west'));
+  const mismatch = await p.cli(['plan', '--no-synth']);
+  expect(mismatch.code).toBe(1);
+  expect(mismatch.stdout + mismatch.stderr).toContain('must match the import block');
+});

@@ -14,6 +14,8 @@ import { ExpressionError } from '../../../src/engine/expressions/errors';
 import { parseExpression } from '../../../src/engine/expressions/parser';
 import { isUnknown } from '../../../src/engine/expressions/values';
 import { jsonEncode } from '../../../src/engine/functions';
+import { jsonDecode } from '../../../src/engine/functions/json-decode';
+import { isBigFloat } from '../../../src/engine/numbers/num';
 
 export const CORPUS_DIR = path.join(__dirname, 'fixtures', 'function-corpus');
 
@@ -93,6 +95,7 @@ function corpusScope(corpus: Corpus, dir: string): EvalScope {
 function markUnknowns(v: unknown): unknown {
   if (isUnknown(v)) return UNKNOWN_MARK;
   if (typeof v === 'number' && !Number.isFinite(v)) return INFINITE_MARK;
+  if (isBigFloat(v)) return v.inf ? INFINITE_MARK : v;
   if (Array.isArray(v)) return v.map(markUnknowns);
   if (v !== null && typeof v === 'object')
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, markUnknowns(x)]));
@@ -104,7 +107,8 @@ export function evaluateOurs(corpus: Corpus, dir: string): Outcome[] {
   return corpus.cases.map((c) => {
     try {
       const v = evaluate(parseExpression(c.expr), scope);
-      return { ok: true, value: JSON.parse(jsonEncode(markUnknowns(v))) as unknown };
+      // Numbers keep every digit on both sides (terraform's JSON is read the same exact way).
+      return { ok: true, value: jsonDecode(jsonEncode(markUnknowns(v))) };
     } catch (e) {
       if (e instanceof ExpressionError) return { ok: false, summary: e.summary, detail: e.detail ?? '' };
       return { ok: false, summary: 'internal error', detail: String((e as Error).stack ?? e) };
@@ -193,7 +197,7 @@ function mergeUnknown(after: unknown, unknown: unknown): unknown {
 export function evaluateTerraform(tf: string, corpus: Corpus, dir: string): Outcome[] {
   const errors = new Map<number, Outcome>();
   const live = planUntilClean(tf, dir, corpus, errors);
-  const shown = JSON.parse(
+  const shown = jsonDecode(
     execFileSync(tf, ['show', '-json', 'corpus.tfplan'], {
       cwd: dir,
       env: TF_ENV,

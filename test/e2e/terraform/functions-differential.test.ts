@@ -6,6 +6,7 @@
  * message, when no terraform is on PATH.
  */
 import { rmSync } from 'node:fs';
+import { jsonEncode } from '../../../src/engine/functions';
 import { findTerraform } from './harness';
 import { evaluateOurs, evaluateTerraform, makeStackDir, readCorpus, type Outcome } from './function-corpus';
 
@@ -14,11 +15,12 @@ if (!TERRAFORM) {
   process.stderr.write('test/e2e/terraform: no terraform on PATH, skipping the function differential test\n');
 }
 
-const show = (o: Outcome): string => (o.ok ? JSON.stringify(o.value) : `error: ${o.summary}: ${o.detail}`);
+/** Values as exact JSON text: numbers with every digit, so 0.1 + 0.2 and big integers compare exactly. */
+const show = (o: Outcome): string => (o.ok ? jsonEncode(o.value) : `error: ${o.summary}: ${o.detail}`);
 
 function same(a: Outcome, b: Outcome): boolean {
   if (a.ok !== b.ok) return false;
-  return a.ok && b.ok ? JSON.stringify(a.value) === JSON.stringify(b.value) : true;
+  return a.ok && b.ok ? jsonEncode(a.value) === jsonEncode(b.value) : true;
 }
 
 (TERRAFORM ? describe : describe.skip)('Terraform functions: our engine against terraform', () => {

@@ -9,6 +9,7 @@ import {
   ConfigError,
   diagnostic,
   instanceAddress,
+  providerAddress,
   sourceOf,
   type ConfigDiagnostic,
   type ImportConfig,
@@ -29,6 +30,7 @@ export function resolveImports(ctx: PlanContext): ImportTargets {
   const out: ImportTargets = new Map();
   if (ctx.mode !== 'normal') return out;
   for (const imp of ctx.config.imports) {
+    checkImportProvider(ctx, imp);
     for (const each of eachOf(imp, ctx.scope())) {
       const scope = withEach(ctx.scope(), each);
       const address = targetAddress(imp, scope);
@@ -107,11 +109,36 @@ function targetAddress(imp: ImportConfig, scope: EvalScope): string {
   return instanceAddress({ mode: 'managed', type, name }, key as InstanceKey);
 }
 
-function invalid(imp: ImportConfig, field: string, detail: string): ConfigError {
-  const d: ConfigDiagnostic = diagnostic(
-    { address: `import ${imp.to}`, path: [field] },
-    'Invalid import block',
-    detail,
-  );
+function invalid(
+  imp: ImportConfig,
+  field: string,
+  detail: string,
+  summary = 'Invalid import block',
+): ConfigError {
+  const d: ConfigDiagnostic = diagnostic({ address: `import ${imp.to}`, path: [field] }, summary, detail);
   return new ConfigError([d]);
+}
+
+/**
+ * An import block's `provider` (cdktf `importFrom(id, provider)`) is honoured as Terraform honours
+ * it for a declared target: it must name the provider configuration the resource block names,
+ * which is then the one the import reads with. Anything else is refused before anything changes.
+ */
+function checkImportProvider(ctx: PlanContext, imp: ImportConfig): void {
+  const target = ctx.config.resources.get(imp.to);
+  if (!imp.provider || !target) return;
+  if (!target.providerExplicit)
+    throw invalid(
+      imp,
+      'provider',
+      'The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration.',
+      'Invalid import provider argument',
+    );
+  if (providerAddress(imp.provider) !== providerAddress(target.provider))
+    throw invalid(
+      imp,
+      'provider',
+      `The provider argument in the target resource block must match the import block (${providerAddress(target.provider)} is not ${providerAddress(imp.provider)}).`,
+      'Invalid import provider argument',
+    );
 }
