@@ -8,9 +8,18 @@ const path = require('node:path');
 
 const dist = path.resolve(__dirname, '..', 'dist');
 const loader = path.join(dist, 'src', 'common', 'code-cache.js');
-const bins = ['src/cli/main', 'src/plugin/main-sched', 'src/plugin/main-reg', 'bench/engine-cli'];
+// Each bin with the expression of its options (see CodeCacheOptions): the command line's `dev` runs
+// the agent for as long as it is wanted, everything else is a short client of it.
+const short = '{ liftoffOnly: true }';
+const cli = "{ liftoffOnly: process.argv[2] !== 'dev' }";
+const bins = [
+  ['src/cli/main', cli],
+  ['src/plugin/main-sched', short],
+  ['src/plugin/main-reg', short],
+  ['bench/engine-cli', short],
+];
 
-for (const bin of bins) {
+for (const [bin, options] of bins) {
   const code = path.join(dist, `${bin}.code.js`);
   const hash = crypto.createHash('sha256').update(fs.readFileSync(code)).digest('hex').slice(0, 16);
   const toLoader = path.relative(path.dirname(code), loader).split(path.sep).join('/');
@@ -21,6 +30,7 @@ for (const bin of bins) {
     `  module,`,
     `  require('node:path').join(__dirname, ${JSON.stringify(path.basename(code))}),`,
     `  ${JSON.stringify(hash)},`,
+    `  ${options},`,
     ');',
     '',
   ].join('\n');

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 type CjsWrapper = (
@@ -42,9 +43,32 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
   return path.join(base, 'cdktf-sched', 'code-cache');
 }
 
-/** The cache file of one bundle build on this Node (V8 rejects data from another version anyway). */
-export function codeCacheFile(dir: string, bundle: string, buildHash: string): string {
-  return path.join(dir, `${path.basename(bundle, '.js')}-${buildHash}-${process.version}-${process.arch}.v8`);
+export interface CodeCacheOptions {
+  /**
+   * Compile WebAssembly with V8's baseline compiler (Liftoff) only. undici parses every HTTP response
+   * with llhttp, WebAssembly; after a few responses V8 recompiles its parser, one very large
+   * function, with TurboFan on another thread, which cost a short command about a third of its CPU
+   * (`plan --no-synth` of 5 jobs: 0.75-1.0 -> 0.50-0.57 s task-clock). A long-running process (the dev
+   * agent, with RE2) keeps the optimising compiler.
+   */
+  liftoffOnly?: boolean;
+}
+
+/**
+ * The cache file of one bundle build on this Node (V8 rejects data from another version anyway). V8
+ * also rejects data made under other flags, so a run with Liftoff only keeps a file of its own.
+ */
+export function codeCacheFile(
+  dir: string,
+  bundle: string,
+  buildHash: string,
+  opts: CodeCacheOptions = {},
+): string {
+  const flags = opts.liftoffOnly ? '-liftoff' : '';
+  return path.join(
+    dir,
+    `${path.basename(bundle, '.js')}-${buildHash}-${process.version}-${process.arch}${flags}.v8`,
+  );
 }
 
 function readCache(file: string | undefined): Buffer | undefined {
@@ -97,9 +121,16 @@ function compile(file: string, cachedData: Buffer | undefined): vm.Script {
  * Runs `bundle` as the module `stub` (the bin that was started or required): the bundle sees itself
  * as the main module exactly when the stub is, and its exports become the stub's.
  */
-export function runWithCodeCache(stub: NodeJS.Module, bundle: string, buildHash: string): void {
+export function runWithCodeCache(
+  stub: NodeJS.Module,
+  bundle: string,
+  buildHash: string,
+  opts: CodeCacheOptions = {},
+): void {
+  // Before compiling: V8 checks a cache against the flags it was compiled under.
+  if (opts.liftoffOnly) v8.setFlagsFromString('--liftoff-only');
   const dir = codeCacheDir();
-  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash);
+  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash, opts);
   const cached = readCache(cacheFile);
   const script = compile(bundle, cached);
   const module: BundleModule = { exports: {}, id: stub.id, filename: bundle };

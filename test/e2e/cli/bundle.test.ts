@@ -4,7 +4,7 @@
  * leaked into a bundle ran the command twice), and the bin deploys and re-plans a stack. Skipped with a
  * message when the project has not been built (`npm ci` builds it).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,7 +85,10 @@ maybe('the bins run their bundle through a V8 code cache', () => {
     const dir = path.join(tmp, 'cache');
     expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
     const [file] = cacheFiles(dir);
-    expect(file).toMatch(new RegExp(`^main\\.code-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8$`));
+    // A command other than `dev` compiles WebAssembly with Liftoff only, and V8 checks the flags.
+    expect(file).toMatch(
+      new RegExp(`^main\\.code-[0-9a-f]{16}-${process.version}-${process.arch}-liftoff\\.v8$`),
+    );
     const written = statSync(path.join(dir, file!));
     expect(written.size).toBeGreaterThan(100_000);
     expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
@@ -123,7 +126,7 @@ maybe('the bins run their bundle through a V8 code cache', () => {
       code: 1,
       stderr: expect.stringContaining('Terraform provider plugin'),
     });
-    expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-/)]);
+    expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-.*-liftoff\.v8$/)]);
   });
 
   test("requiring the bin gives the bundle's exports without running the command line", async () => {
@@ -132,5 +135,30 @@ maybe('the bins run their bundle through a V8 code cache', () => {
       env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
     });
     expect(stdout).toBe('buildProgram,runCli');
+  });
+});
+
+maybe('the dev agent started from the bin', () => {
+  test('keeps the optimising WebAssembly compiler and a code cache of its own', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'code-cache-dev-'));
+    try {
+      const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--registry-port', '0'], {
+        env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      let out = '';
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('registry:')) resolve();
+        }),
+      );
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(readdirSync(tmp)).toEqual([expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/)]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
