@@ -106,6 +106,22 @@ function readSource(file: string): string {
   return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
+/**
+ * Late, so that the cache also holds the functions the run compiled lazily, not only the top level:
+ * at exit, or after a second for a process that is still serving then (a plugin Terraform may end
+ * with a signal, the dev agent), whichever comes first.
+ */
+function scheduleWrite(cacheFile: string, script: vm.Script): void {
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    writeCache(cacheFile, script.createCachedData());
+  };
+  process.once('exit', write);
+  setTimeout(write, 1000).unref();
+}
+
 function compile(file: string, cachedData: Buffer | undefined): vm.Script {
   // The bundle's shebang becomes a comment so the line numbers in stack traces stay the bundle's.
   const source = readSource(file).replace(/^#!/, '//');
@@ -141,7 +157,6 @@ export function runWithCodeCache(
   run.call(module.exports, module.exports, bundleRequire, module, bundle, path.dirname(bundle));
   stub.exports = module.exports;
   if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-    // At exit the cache also holds the functions this run compiled lazily, not only the top level.
-    process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+    scheduleWrite(cacheFile, script);
   }
 }

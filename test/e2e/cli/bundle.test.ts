@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MAGIC_COOKIE_VALUE } from '../../../src/plugin/handshake';
 import { createProject, jobspec, REPO, stackJson, withPath, type Project } from './helpers';
 
 const run = promisify(execFile);
@@ -129,6 +130,29 @@ maybe('the bins run their bundle through a V8 code cache', () => {
     expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-.*-liftoff\.v8$/)]);
   });
 
+  test('a plugin serving Terraform that is killed outright still leaves its cache after a second', async () => {
+    const dir = path.join(tmp, 'cache');
+    const child = spawn(process.execPath, [PLUGIN], {
+      env: {
+        ...process.env,
+        CDKTF_SCHED_CODE_CACHE: dir,
+        TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: '5,6',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_, signal) => resolve(signal)),
+    );
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const deadline = Date.now() + 20_000;
+    while (cacheFiles(dir).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-.*-liftoff\.v8$/)]);
+  });
+
   test("requiring the bin gives the bundle's exports without running the command line", async () => {
     const script = `const m = require(${JSON.stringify(BIN)}); process.stdout.write(Object.keys(m).sort().join(','))`;
     const { stdout } = await run(process.execPath, ['-e', script], {
@@ -141,23 +165,17 @@ maybe('the bins run their bundle through a V8 code cache', () => {
 maybe('the dev agent started from the bin', () => {
   test('keeps the optimising WebAssembly compiler and a code cache of its own', async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'code-cache-dev-'));
+    const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--registry-port', '0'], {
+      env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     try {
-      const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--registry-port', '0'], {
-        env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      let out = '';
-      await new Promise<void>((resolve) =>
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('registry:')) resolve();
-        }),
-      );
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      const deadline = Date.now() + 20_000;
+      while (readdirSync(tmp).length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(readdirSync(tmp)).toEqual([expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/)]);
     } finally {
+      child.kill('SIGKILL');
       rmSync(tmp, { recursive: true, force: true });
     }
   });
