@@ -13,7 +13,9 @@ const UNIT_MS: Record<string, number> = {
   h: 3_600_000,
 };
 
-const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+// µ (micro sign) and μ (Greek mu) escaped: one non-ASCII character makes Node decode the
+// whole bundle into a two-byte string at every start (tens of ms for the command line's bundle).
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
 
 export class DurationError extends Error {
   constructor(value: string) {

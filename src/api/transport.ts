@@ -4,7 +4,7 @@
  * that blocking queries need; tokens never leave this file except as request headers.
  */
 import { gunzipSync } from 'node:zlib';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import {
   ApiError,
@@ -18,6 +18,7 @@ import {
 import { dialectFor, type Dialect } from './dialect';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
+import { Pool } from './undici';
 import {
   DEFAULT_ADDRESS,
   headerPrefix,

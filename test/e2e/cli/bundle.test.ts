@@ -4,15 +4,24 @@
  * leaked into a bundle ran the command twice), and the bin deploys and re-plans a stack. Skipped with a
  * message when the project has not been built (`npm ci` builds it).
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MAGIC_COOKIE_VALUE } from '../../../src/plugin/handshake';
 import { createProject, jobspec, REPO, stackJson, withPath, type Project } from './helpers';
 
 const run = promisify(execFile);
 const BIN = path.join(REPO, 'dist/src/cli/main.bundle.js');
 const BENCH_CLI = path.join(REPO, 'dist/bench/engine-cli.bundle.js');
+const PLUGIN = path.join(REPO, 'dist/src/plugin/main-sched.bundle.js');
+const CODE = [
+  'dist/src/cli/main',
+  'dist/src/plugin/main-sched',
+  'dist/src/plugin/main-reg',
+  'dist/bench/engine-cli',
+];
 const built = existsSync(BIN) && existsSync(BENCH_CLI);
 if (!built) console.warn('skipping bundle tests: run `npm run build` first (npm ci does)');
 const maybe = built ? describe : describe.skip;
@@ -50,5 +59,124 @@ maybe('built bundles', () => {
     expect(plan.stdout).toContain('No changes.');
     const job = await project.agent.sched.jobs.read('bundled-web');
     expect(job.value.Status).toBe('running');
+  });
+});
+
+maybe('the bins run their bundle through a V8 code cache', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'code-cache-'));
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  const version = (env: Record<string, string>) =>
+    run(process.execPath, [BIN, '--version'], { env: { ...process.env, ...env } });
+  const cacheFiles = (dir: string) =>
+    existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : [];
+
+  test.each(CODE)(
+    '%s.code.js is ASCII (Node decodes anything else into a two-byte string at every start)',
+    (f) => {
+      const bytes = readFileSync(path.join(REPO, `${f}.code.js`));
+      expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+    },
+  );
+
+  test('the first run writes the cache, later runs use it as it is', async () => {
+    const dir = path.join(tmp, 'cache');
+    expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
+    const [file] = cacheFiles(dir);
+    // A command other than `dev` compiles WebAssembly with Liftoff only, and V8 checks the flags.
+    expect(file).toMatch(
+      new RegExp(`^main\\.code-[0-9a-f]{16}-${process.version}-${process.arch}-liftoff\\.v8$`),
+    );
+    const written = statSync(path.join(dir, file!));
+    expect(written.size).toBeGreaterThan(100_000);
+    expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
+    expect(statSync(path.join(dir, file!)).mtimeMs).toBe(written.mtimeMs);
+    expect(readdirSync(dir)).toEqual([file]);
+  });
+
+  test('a cache V8 rejects is compiled past and replaced', async () => {
+    const dir = path.join(tmp, 'cache');
+    await version({ CDKTF_SCHED_CODE_CACHE: dir });
+    const file = path.join(dir, cacheFiles(dir)[0]!);
+    writeFileSync(file, 'not a code cache');
+    expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
+    expect(statSync(file).size).toBeGreaterThan(100_000);
+  });
+
+  test('a cache directory that cannot be written only costs the compile', async () => {
+    const blocker = path.join(tmp, 'a-file');
+    writeFileSync(blocker, '');
+    const result = await version({ CDKTF_SCHED_CODE_CACHE: path.join(blocker, 'cache') });
+    expect(result).toEqual({ stdout: '0.1.0\n', stderr: '' });
+  });
+
+  test('off writes nothing; by default the cache is under XDG_CACHE_HOME', async () => {
+    await version({ CDKTF_SCHED_CODE_CACHE: 'off', XDG_CACHE_HOME: tmp });
+    expect(readdirSync(tmp)).toEqual([]);
+    await version({ CDKTF_SCHED_CODE_CACHE: '', XDG_CACHE_HOME: tmp });
+    expect(cacheFiles(path.join(tmp, 'cdktf-sched', 'code-cache'))).toHaveLength(1);
+  });
+
+  test('a plugin run outside Terraform still refuses with its message, and leaves its cache', async () => {
+    const dir = path.join(tmp, 'cache');
+    const failed = run(process.execPath, [PLUGIN], { env: { ...process.env, CDKTF_SCHED_CODE_CACHE: dir } });
+    await expect(failed).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Terraform provider plugin'),
+    });
+    expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-.*-liftoff\.v8$/)]);
+  });
+
+  test('a plugin serving Terraform that is killed outright still leaves its cache after a second', async () => {
+    const dir = path.join(tmp, 'cache');
+    const child = spawn(process.execPath, [PLUGIN], {
+      env: {
+        ...process.env,
+        CDKTF_SCHED_CODE_CACHE: dir,
+        TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: '5,6',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_, signal) => resolve(signal)),
+    );
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const deadline = Date.now() + 20_000;
+    while (cacheFiles(dir).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(cacheFiles(dir)).toEqual([expect.stringMatching(/^main-sched\.code-.*-liftoff\.v8$/)]);
+  });
+
+  test("requiring the bin gives the bundle's exports without running the command line", async () => {
+    const script = `const m = require(${JSON.stringify(BIN)}); process.stdout.write(Object.keys(m).sort().join(','))`;
+    const { stdout } = await run(process.execPath, ['-e', script], {
+      env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
+    });
+    expect(stdout).toBe('buildProgram,runCli');
+  });
+});
+
+maybe('the dev agent started from the bin', () => {
+  test('keeps the optimising WebAssembly compiler and a code cache of its own', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'code-cache-dev-'));
+    const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--registry-port', '0'], {
+      env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (readdirSync(tmp).length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(readdirSync(tmp)).toEqual([expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/)]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

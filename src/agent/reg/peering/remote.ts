@@ -1,5 +1,6 @@
 /** Calls from this registry to a peer's internal peering endpoints (the dev agent's stand-in for gRPC). */
-import { Agent, request } from 'undici';
+import type { request } from 'undici';
+import { undici } from '../../../api/undici';
 import { HttpError } from '../../http/errors';
 
 const CALL_TIMEOUT_MS = 5000;
@@ -30,14 +31,14 @@ export interface OwnTls {
 export async function callPeer<T>(target: PeerTarget, path: string, body: unknown, own?: OwnTls): Promise<T> {
   const tls = target.caPems && target.caPems.length > 0;
   const dispatcher = tls
-    ? new Agent({ connect: { ca: [...target.caPems!], cert: own?.cert, key: own?.key } })
+    ? new (undici().Agent)({ connect: { ca: [...target.caPems!], cert: own?.cert, key: own?.key } })
     : undefined;
   let lastError: unknown = new Error('no server addresses');
   try {
     for (const addr of target.addresses) {
       let res: Awaited<ReturnType<typeof request>>;
       try {
-        res = await request(`${tls ? 'https' : 'http'}://${addr}${path}`, {
+        res = await undici().request(`${tls ? 'https' : 'http'}://${addr}${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),

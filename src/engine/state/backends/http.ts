@@ -5,7 +5,8 @@
  * While locked, writes carry `?ID=<lock id>` as terraform's do. No workspaces: only `default`.
  */
 import { createHash } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../../api/undici';
 import { LockInfoSchema, newLockInfo, type LockInfo } from '../lock';
 import type { HttpBackendConfig } from './config';
 import { SerialGuard } from './serial-guard';
@@ -38,7 +39,7 @@ class HttpClient {
 
   constructor(private readonly cfg: HttpBackendConfig) {
     this.dispatcher = cfg.skipCertVerification
-      ? new Agent({ connect: { rejectUnauthorized: false } })
+      ? new (undici().Agent)({ connect: { rejectUnauthorized: false } })
       : undefined;
   }
 
@@ -57,7 +58,7 @@ class HttpClient {
       if (attempt > 0)
         await new Promise((r) => setTimeout(r, this.cfg.retryWaitMinS * 1000 * 2 ** (attempt - 1)));
       try {
-        const res = await request(url, {
+        const res = await undici().request(url, {
           method,
           headers,
           ...(body !== undefined ? { body } : {}),

@@ -1,0 +1,162 @@
+/**
+ * Runs a built single-file bundle through V8's code cache. Node 20 compiles a 2-3 MB bundle from source
+ * at every start (about a third of `cdktf-sched --version`), and the command line and the Terraform
+ * plugins start for every command; Node 20 has no `module.enableCompileCache`, so the bins are stubs
+ * that call this with their bundle (see scripts/code-cache-stubs.js).
+ *
+ * The cache lives in a per-user directory, never beside the bundle (the package may be read-only), one
+ * file per bundle build, Node version and architecture. V8 checks the data itself (its version, flags
+ * and the source) and rejects what does not fit; a rejected, missing or unreadable cache only means
+ * compiling from source as before, and a directory that cannot be written is left alone.
+ */
+import { isAscii } from 'node:buffer';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+type CjsWrapper = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: BundleModule,
+  filename: string,
+  dirname: string,
+) => void;
+
+/** What an esbuild CommonJS bundle uses of `module`: its exports, and identity for `require.main`. */
+interface BundleModule {
+  exports: unknown;
+  id: string;
+  filename: string;
+}
+
+/** `off` (or `0`) turns the cache off; any other value is the directory to keep it in. */
+export const CODE_CACHE_ENV = 'CDKTF_SCHED_CODE_CACHE';
+
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env[CODE_CACHE_ENV];
+  if (given === 'off' || given === '0') return undefined;
+  if (given) return given;
+  const base = env['XDG_CACHE_HOME'] || path.join(os.homedir(), '.cache');
+  return path.join(base, 'cdktf-sched', 'code-cache');
+}
+
+export interface CodeCacheOptions {
+  /**
+   * Compile WebAssembly with V8's baseline compiler (Liftoff) only. undici parses every HTTP response
+   * with llhttp, WebAssembly; after a few responses V8 recompiles its parser, one very large
+   * function, with TurboFan on another thread, which cost a short command about a third of its CPU
+   * (`plan --no-synth` of 5 jobs: 0.75-1.0 -> 0.50-0.57 s task-clock). A long-running process (the dev
+   * agent, with RE2) keeps the optimising compiler.
+   */
+  liftoffOnly?: boolean;
+}
+
+/**
+ * The cache file of one bundle build on this Node (V8 rejects data from another version anyway). V8
+ * also rejects data made under other flags, so a run with Liftoff only keeps a file of its own.
+ */
+export function codeCacheFile(
+  dir: string,
+  bundle: string,
+  buildHash: string,
+  opts: CodeCacheOptions = {},
+): string {
+  const flags = opts.liftoffOnly ? '-liftoff' : '';
+  return path.join(
+    dir,
+    `${path.basename(bundle, '.js')}-${buildHash}-${process.version}-${process.arch}${flags}.v8`,
+  );
+}
+
+function readCache(file: string | undefined): Buffer | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole or not at all: another process may be reading or writing the same file. */
+function writeCache(file: string, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch {
+    // A cache is an optimisation: a read-only or full disk only costs the next start its compile.
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was written where nothing can be.
+    }
+  }
+}
+
+/**
+ * The build keeps the bundles ASCII (test/e2e/cli/bundle.test.ts); ASCII read as latin1 is the same
+ * text, decoded without Node 20's UTF-8 validation (tens of ms for 2.6 MB here).
+ */
+function readSource(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
+ * Late, so that the cache also holds the functions the run compiled lazily, not only the top level:
+ * at exit, or after a second for a process that is still serving then (a plugin Terraform may end
+ * with a signal, the dev agent), whichever comes first.
+ */
+function scheduleWrite(cacheFile: string, script: vm.Script): void {
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    writeCache(cacheFile, script.createCachedData());
+  };
+  process.once('exit', write);
+  setTimeout(write, 1000).unref();
+}
+
+function compile(file: string, cachedData: Buffer | undefined): vm.Script {
+  // The bundle's shebang becomes a comment so the line numbers in stack traces stay the bundle's.
+  const source = readSource(file).replace(/^#!/, '//');
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  return new vm.Script(wrapped, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+}
+
+/**
+ * Runs `bundle` as the module `stub` (the bin that was started or required): the bundle sees itself
+ * as the main module exactly when the stub is, and its exports become the stub's.
+ */
+export function runWithCodeCache(
+  stub: NodeJS.Module,
+  bundle: string,
+  buildHash: string,
+  opts: CodeCacheOptions = {},
+): void {
+  // Before compiling: V8 checks a cache against the flags it was compiled under.
+  if (opts.liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+  const dir = codeCacheDir();
+  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash, opts);
+  const cached = readCache(cacheFile);
+  const script = compile(bundle, cached);
+  const module: BundleModule = { exports: {}, id: stub.id, filename: bundle };
+  const bundleRequire = createRequire(bundle);
+  // createRequire gives `main` the process's main module: the stub, when the stub was started.
+  if (bundleRequire.main === stub) bundleRequire.main = module as unknown as NodeJS.Module;
+  const run = script.runInThisContext() as CjsWrapper;
+  run.call(module.exports, module.exports, bundleRequire, module, bundle, path.dirname(bundle));
+  stub.exports = module.exports;
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
+    scheduleWrite(cacheFile, script);
+  }
+}
