@@ -3,7 +3,7 @@ import { formatConfigDiagnostic } from '../engine/config';
 import { planModel } from '../engine/plan/model';
 import type { StackPlan } from '../engine/plan/types';
 import type { StateFile } from '../engine/state';
-import { hasChanges, renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
+import { renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
 import type { CliIO } from './io';
 import { collectSecretsOfPlan, noteSecrets } from './secrets';
 
@@ -51,6 +51,18 @@ export function printPlan(
   }
 }
 
+/**
+ * What hasChanges(planModel(plan)) answers, read from the plan itself: building the model copies and
+ * scans every instance (their unknown paths), which is most of the work after a plan of unchanged
+ * resources. Kept in step with planModel: a forget or deferred read is an action, a move or an import
+ * is shown even when nothing changes.
+ */
 export function planHasChanges(plan: StackPlan): boolean {
-  return hasChanges(planModel(plan));
+  return (
+    plan.instances.some(
+      (ip) => ip.forget || ip.change.action !== 'noop' || !!ip.previousAddress || !!ip.importing,
+    ) ||
+    plan.data.some((dp) => dp.deferred) ||
+    plan.outputChanges.some((o) => o.action !== 'noop')
+  );
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   listSynthesizedStacks,
-  loadStackConfig,
+  parseStackConfigText,
   localStatePath,
   type StackConfig,
   type SynthesizedStack,
@@ -112,7 +112,7 @@ export interface LoadedStack {
 
 export async function loadStack(project: Project, stack: SynthesizedStack): Promise<LoadedStack> {
   const configText = await readFile(stack.file, 'utf8');
-  const config = await loadStackConfig(stack.file);
+  const config = parseStackConfigText(configText, stack.file);
   const statePath =
     localStatePath(config, stack.workingDirectory) ??
     path.join(project.dir, `terraform.${stack.name}.tfstate`);

@@ -39,6 +39,8 @@ export class ProviderSet {
   private readonly blocks = new Map<string, TerraformBlock | undefined>();
   /** sensitive() by mode, provider and type: asked once per resource block, the same answer each time. */
   private readonly sensitiveByType = new Map<string, string[]>();
+  /** Each factory's answer: asking it means a require() lookup, and the plan asks once per instance. */
+  private readonly loaded = new Map<string, ProviderFactory | undefined>();
 
   constructor(
     private readonly factories: Readonly<Record<string, () => ProviderFactory>> = PROVIDER_FACTORIES,
@@ -47,8 +49,13 @@ export class ProviderSet {
     private readonly builtins: Readonly<Record<string, BuiltinProvider>> = {},
   ) {}
 
+  private load(name: string): ProviderFactory | undefined {
+    if (!this.loaded.has(name)) this.loaded.set(name, this.factories[name]?.());
+    return this.loaded.get(name);
+  }
+
   factory(name: string): ProviderFactory {
-    const f = this.factories[name]?.();
+    const f = this.load(name);
     if (!f) {
       throw new ProviderError(
         `provider "${name}" is not available: cdktf-sched serves ${[
@@ -122,7 +129,7 @@ export class ProviderSet {
     const key = `${mode}\u0000${name}\u0000${type}`;
     let out = this.sensitiveByType.get(key);
     if (!out) {
-      const f = this.factories[name]?.();
+      const f = this.load(name);
       const entry = mode === 'managed' ? f?.resourceShapes[type] : f?.dataSourceShapes[type];
       this.sensitiveByType.set(key, (out = entry ? sensitiveAttributes(entry.shape) : []));
     }
@@ -138,7 +145,7 @@ export class ProviderSet {
   block(name: string, type: string): TerraformBlock | undefined {
     const key = `${name}.${type}`;
     if (!this.blocks.has(key)) {
-      const entry = this.factories[name]?.().resourceShapes[type];
+      const entry = this.load(name)?.resourceShapes[type];
       this.blocks.set(key, entry ? terraformBlock(entry.shape) : undefined);
     }
     return this.blocks.get(key);
@@ -151,7 +158,7 @@ export class ProviderSet {
   }
 
   schemaVersion(name: string, type: string): number {
-    return this.factories[name]?.().resourceShapes[type]?.version ?? 0;
+    return this.load(name)?.resourceShapes[type]?.version ?? 0;
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@
 import { conformApplied, conformPlanned, conformRefreshed } from '../plugin/conform';
 import type { Config, PlannedChange, State } from '../provider/resource';
 import type { TerraformBlock } from '../provider/schema';
+import { sameJsonText } from './same-json-text';
 
 /** The planned state terraform would record for `config`: arguments as configured, the rest as planned. */
 export function recordedPlanned(block: TerraformBlock, planned: State, config: Config): State {
@@ -37,7 +38,7 @@ export function upgradedState(
 ): State | undefined {
   const formed = conformApplied(block, refreshed, planned);
   for (const name of Object.keys(block.attributes ?? {})) {
-    if (JSON.stringify(stored[name] ?? null) !== JSON.stringify(formed[name] ?? null)) return formed;
+    if (!sameJsonText(stored[name] ?? null, formed[name] ?? null)) return formed;
   }
   return undefined;
 }

@@ -6,7 +6,7 @@
  * The engine needs none of this; the plugin front end does, so it lives here and not in the handlers.
  */
 import type { TerraformBlock } from '../provider/schema';
-import { isUnknown } from '../provider/values';
+import { containsUnknown, isUnknown } from '../provider/values';
 
 type Obj = Record<string, unknown>;
 
@@ -73,10 +73,15 @@ export function conformPlanned(block: TerraformBlock, planned: Obj, config: Obj)
   return out;
 }
 
+/** Unknowns as null; a value with none is returned as it is (every attribute of every no-op comes here). */
 function settleUnknowns(v: unknown): unknown {
+  return containsUnknown(v) ? settled(v) : v;
+}
+
+function settled(v: unknown): unknown {
   if (isUnknown(v)) return null;
-  if (Array.isArray(v)) return v.map(settleUnknowns);
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, settleUnknowns(x)]));
+  if (Array.isArray(v)) return v.map(settled);
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, settled(x)]));
   return v;
 }
 

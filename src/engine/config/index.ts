@@ -44,6 +44,7 @@ export { sourceOf } from './json-expr';
 export {
   listSynthesizedStacks,
   loadStackConfig,
+  parseStackConfigText,
   localStatePath,
   ManifestSchema,
   type Manifest,

@@ -94,6 +94,15 @@ export async function loadStackConfig(
 ): Promise<StackConfig> {
   const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
   const text = await readOrExplain(file, 'Cannot read configuration', (reason) => reason);
+  return parseStackConfigText(text, file, opts);
+}
+
+/** The configuration in `text`, read from `file` by the caller (who also keeps the text). */
+export function parseStackConfigText(
+  text: string,
+  file: string,
+  opts: Omit<ParseOptions, 'file'> = {},
+): StackConfig {
   return parseStackConfig(safeJson(text, file), { ...opts, file });
 }
 

@@ -213,12 +213,31 @@ export function splitAddress(
 
 /** Paths of UNKNOWN markers inside a value. */
 export function unknownPaths(value: unknown, path: AttrPath = []): AttrPath[] {
-  if (isUnknown(value)) return [path];
-  if (Array.isArray(value)) return value.flatMap((v, i) => unknownPaths(v, [...path, i]));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, [...path, k]));
+  const out: AttrPath[] = [];
+  collectUnknownPaths(value, [...path], out);
+  return out;
+}
+
+/** One walk that copies a path only where a marker is found: every planned value goes through here. */
+function collectUnknownPaths(value: unknown, path: AttrPath, out: AttrPath[]): void {
+  if (isUnknown(value)) {
+    out.push([...path]);
+    return;
   }
-  return [];
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      collectUnknownPaths(value[i], path, out);
+      path.pop();
+    }
+    return;
+  }
+  for (const k of Object.keys(value)) {
+    path.push(k);
+    collectUnknownPaths((value as Record<string, unknown>)[k], path, out);
+    path.pop();
+  }
 }
 
 export interface FromPlannedInput {

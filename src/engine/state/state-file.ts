@@ -294,6 +294,15 @@ export class StateFile {
     return inst ? copyObject(inst.inst.obj) : undefined;
   }
 
+  /**
+   * The stored object itself, not a copy, for a caller that only reads it: get() copies the whole
+   * object, and a plan reads each instance's several times.
+   */
+  peek(address: string | InstanceAddress): Readonly<InstanceObject> | undefined {
+    const a = toAddress(address);
+    return this.resourcesById.get(resourceId(a))?.instances.get(keyId(a.key))?.inst.obj;
+  }
+
   has(address: string | InstanceAddress): boolean {
     const a = toAddress(address);
     return this.resourcesById.get(resourceId(a))?.instances.has(keyId(a.key)) ?? false;

@@ -66,7 +66,7 @@ export function recordInstance(
       config: how.evaluated?.config,
       prior: change.prior,
       planned: change.planned,
-      recorded: ctx.state.get(address)?.sensitiveAttributes ?? [],
+      recorded: ctx.state.peek(address)?.sensitiveAttributes ?? [],
       secrets: ctx.plan.sensitiveTexts ?? [],
     }),
   };

@@ -50,7 +50,7 @@ export async function planResourceInstance(
     const adopted = prior !== null && pendingCreate(step, address);
     if (adopted) adoptionNote(step, inst.key, address);
     // Recorded as terraform records it; a state an older engine wrote otherwise is rewritten.
-    const form = step.block ? recordForm(step.block, change, cfg, ctx.state.get(address)?.attributes) : {};
+    const form = step.block ? recordForm(step.block, change, cfg, ctx.state.peek(address)?.attributes) : {};
     if (form.upgrade) change = { ...change, prior: form.upgrade };
     const ip = recordInstance(step, inst.key, address, change, {
       orphan: false,

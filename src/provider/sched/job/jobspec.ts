@@ -80,8 +80,8 @@ export function checkJob(job: Job): Diagnostic[] {
 const PARSED_KEEP = 64;
 const recentParses = new Map<string, Job | JobspecError>();
 
-/** Reads a JSON jobspec; throws JobspecError naming the problem. */
-export function parseJsonJobspec(text: string): Job {
+/** The parse of `text`, from the recent ones when it is there. */
+function parseJsonCached(text: string): Job | JobspecError {
   let outcome = recentParses.get(text);
   if (outcome === undefined) {
     try {
@@ -93,8 +93,24 @@ export function parseJsonJobspec(text: string): Job {
     if (recentParses.size >= PARSED_KEEP) recentParses.delete(recentParses.keys().next().value!);
     recentParses.set(text, outcome);
   }
-  if (outcome instanceof JobspecError) throw new JobspecError(outcome.diagnostics.map((d) => ({ ...d })));
+  return outcome;
+}
+
+function copiedDiagnostics(e: JobspecError): Diagnostic[] {
+  return e.diagnostics.map((d) => ({ ...d }));
+}
+
+/** Reads a JSON jobspec; throws JobspecError naming the problem. */
+export function parseJsonJobspec(text: string): Job {
+  const outcome = parseJsonCached(text);
+  if (outcome instanceof JobspecError) throw new JobspecError(copiedDiagnostics(outcome));
   return copyJson(outcome);
+}
+
+/** What parseJsonJobspec would throw, without copying the job a validation does not keep. */
+function jsonJobspecProblems(text: string): Diagnostic[] {
+  const outcome = parseJsonCached(text);
+  return outcome instanceof JobspecError ? copiedDiagnostics(outcome) : [];
 }
 
 function parseJsonUncached(text: string): Job {
@@ -128,17 +144,18 @@ function parseJsonUncached(text: string): Job {
   return parsed.data;
 }
 
-/** Static checks that need no cluster: JSON is parsed, HCL only gets the checks that apply to it. */
-export function validateJobspec(text: string, vars: Record<string, string> | undefined): Diagnostic[] {
+/**
+ * Static checks that need no cluster: JSON is parsed, HCL only gets the checks that apply to it.
+ * `held`: the text is one the cluster holds a job registered from (it passed these checks then).
+ */
+export function validateJobspec(
+  text: string,
+  vars: Record<string, string> | undefined,
+  opts: { held?: boolean } = {},
+): Diagnostic[] {
   if (text.trim() === '') return [errorAt(PATH, 'Invalid jobspec', 'the jobspec is empty')];
   if (detectFormat(text) === 'json') {
-    const out: Diagnostic[] = [];
-    try {
-      parseJsonJobspec(text);
-    } catch (e) {
-      if (!(e instanceof JobspecError)) throw e;
-      out.push(...e.diagnostics);
-    }
+    const out = opts.held ? [] : jsonJobspecProblems(text);
     if (vars && Object.keys(vars).length > 0) {
       out.push(
         warningAt(['hcl2_vars'], 'hcl2_vars is ignored', 'the jobspec is JSON; variables apply to HCL2 only'),

@@ -16,7 +16,7 @@ import { sameSpec, specDifferences } from './compare';
 import { describePlacementFailures } from './failure';
 import { JobspecError, detectFormat, loadJobspec, parseJsonJobspec, resolveJob } from './jobspec';
 import { COMPUTED, PROVIDER_SETTINGS, jobSettings, type JobSettings } from './schema';
-import { plansNothing } from './plan-unchanged';
+import { heldUnchanged, plansNothing } from './plan-unchanged';
 import { specAttributes, type JobRef, type RemoteJob } from './state';
 
 /**
@@ -336,6 +336,9 @@ export async function planJob(
       diagnostics: validation,
     };
   }
+
+  if (refreshed === 'unchanged' && prior && heldUnchanged(prior, config, input.settings, ctx.defaults))
+    return { action: 'noop', prior, planned: prior, diagnostics: validation };
 
   let job: Job;
   try {
