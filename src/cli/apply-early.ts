@@ -52,10 +52,17 @@ export async function applyWhilePrinting(
     new Promise<void>((r) => (cap = setTimeout(r, FIRST_WAVE_CAP_MS))),
   ]);
   clearTimeout(cap);
+  // The apply runs on whatever happens to the plan's text: it is awaited before any error is raised,
+  // so the session (and its lock) is never closed under it.
+  let printed: { error: unknown } | undefined;
   try {
     printPlan();
+  } catch (error) {
+    printed = { error };
   } finally {
     held.release();
   }
-  return applying;
+  const result = await applying;
+  if (printed) throw printed.error;
+  return result;
 }
