@@ -13,11 +13,18 @@ import { formatDiagnostic } from '../provider/values';
 import { collectSecretsOfPlan, noteSecrets } from './secrets';
 import type { CliIO } from './io';
 
+/** Told when each instance starts, reports progress and finishes (see apply-early.ts). */
+export interface ApplyWatch {
+  started(address: string): void;
+  moved(address: string): void;
+}
+
 export async function applyWithProgress(
   io: CliIO,
   s: StackSession,
   plan: StackPlan,
   parallelism: number,
+  watch?: ApplyWatch,
 ): Promise<ApplyResult> {
   const interactive = !!io.stderr.isTTY && !isCI(io.env);
   const secrets = collectSecretsOfPlan(plan);
@@ -39,15 +46,23 @@ export async function applyWithProgress(
       providers: s.providers,
       parallelism,
       ...(io.interrupts ? { signal: io.interrupts.soft, hardSignal: io.interrupts.hard } : {}),
-      onStart: (ip) => progress.start(ip.address, ip.change.action === 'noop' ? 'update' : ip.change.action),
-      onProgress: (address, e) => progress.event(address, e),
-      onDone: (ip, outcome, error) =>
+      onStart: (ip) => {
+        watch?.started(ip.address);
+        progress.start(ip.address, ip.change.action === 'noop' ? 'update' : ip.change.action);
+      },
+      onProgress: (address, e) => {
+        watch?.moved(address);
+        progress.event(address, e);
+      },
+      onDone: (ip, outcome, error) => {
+        watch?.moved(ip.address);
         progress.finish(
           ip.address,
           outcome === 'ok'
             ? { ok: true }
             : { ok: false, error: error instanceof Error ? error.message : String(error) },
-        ),
+        );
+      },
     });
   } finally {
     progress.close();

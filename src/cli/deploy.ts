@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { planStack } from '../engine/plan/plan';
 import { checkPlanIsCurrent, loadPlan } from '../engine/plan/saved';
 import { hasStateOnlyChanges, type StackPlan } from '../engine/plan/types';
+import { applyWhilePrinting } from './apply-early';
 import { applyWithProgress, printApplySummary, printOutputs, printTargetingWarning } from './apply-flow';
 import { ExitCode, type CliIO } from './io';
 import { parseParallelism } from './plan';
@@ -59,12 +60,17 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
         async (s) => {
           const plan = await planStack({ ...stackPlanInput(run, stack, s, o), mode, ...planLimits(o, io) });
           printDiagnostics(io, plan);
-          printPlan(io, plan, 'text', run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
+          const print = (): void =>
+            printPlan(io, plan, 'text', run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});
+          const changes = !plan.errored && planHasChanges(plan);
+          // Approved in advance: the apply need not wait for the plan's text (apply-early.ts).
+          const early = o.autoApprove === true && changes;
+          if (!early) print();
           if (plan.errored) {
             failed = true;
             return;
           }
-          if (!planHasChanges(plan)) {
+          if (!changes) {
             // Nothing changes on the cluster; the state may still need to catch up with it.
             if (hasStateOnlyChanges(plan)) await applyWithProgress(io, s, plan, o.parallelism);
             return;
@@ -76,7 +82,9 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
               : `perform these actions on stack ${stack.name}`,
             o.autoApprove,
           );
-          const result = await applyWithProgress(io, s, plan, o.parallelism);
+          const result = early
+            ? await applyWhilePrinting(io, s, plan, o.parallelism, print)
+            : await applyWithProgress(io, s, plan, o.parallelism);
           printApplySummary(io, result, mode === 'destroy' ? 'Destroy' : 'Apply');
           printTargetingWarning(io, plan);
           printOutputs(io, result.outputs);

@@ -4,6 +4,7 @@
  * the shape Terraform checks for (see conform.ts). Nothing here knows gRPC: requests and responses are
  * the plain objects @grpc/proto-loader gives and takes, so the server is a thin table over this class.
  */
+import { ReadBatcher } from './read-batch';
 import { setMaxListeners } from 'node:events';
 import type { PlannedChange, Provider, ProviderFactory, ResourceHandler, State } from '../provider/resource';
 import { ResourceApplyError } from '../provider/common/errors';
@@ -67,6 +68,8 @@ export class ProviderService {
   /** Handlers for validation and state upgrades, which Terraform asks for before configuring. */
   private unconfigured: Provider | null = null;
   private readonly stop = new AbortController();
+  /** Concurrent ReadResource calls of one type, refreshed together (read-batch.ts). */
+  private readonly reads = new ReadBatcher();
   private protoSchema: ReturnType<typeof protoProviderSchema> | undefined;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private readonly log: (line: string) => void;
@@ -246,7 +249,7 @@ export class ProviderService {
       const current = asObj(readDynamic(req.current_state, schema.type));
       const keepPrivate = req.private ?? EMPTY;
       if (!current) return { new_state: dynamic(null, schema.type), private: keepPrivate, diagnostics: [] };
-      const read = await this.resourceHandler(req.type_name).read(current);
+      const read = await this.reads.read(this.resourceHandler(req.type_name), current);
       const state = read ? conformRefreshed(schema.block, read, current) : null;
       return { new_state: dynamic(state, schema.type), private: keepPrivate, diagnostics: [] };
     } catch (e) {

@@ -7,15 +7,16 @@ import { formatDuration, nsToMs } from '../../api/duration';
 import { NotFoundError } from '../../api/errors';
 import { orNull as orNullOnMissing } from '../../api/reg/client';
 import { AUTH_METHOD_NAME_RE, checkMaxTokenTtl, parseDurationMs } from '../../api/reg/rules';
-import type { AuthMethod, AuthMethodCreateRequest } from '../../api/reg/schemas';
+import type { AuthMethod, AuthMethodCreateRequest, AuthMethodListStub } from '../../api/reg/schemas';
 import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
 import { attr } from '../schema';
-import { DiagnosticsError, isUnknown, type Diagnostic } from '../values';
+import { DiagnosticsError, isUnknown, UNKNOWN, type Diagnostic } from '../values';
 import { isEmpty, isPlainObject, keep, parseJsonish, sameDuration, sameJson, sameValue } from './compare';
 import type { RegContext } from './context';
 import { planChange } from './plan';
 import { runApply, verb } from './apply';
 import { guarded, type Redactor } from './redact';
+import { keyAttr, refreshFromList, scopeAttr } from './refresh-from-list';
 import { errorAt, validateShape } from '../common/shape';
 
 export const AUTH_METHOD_DESCRIPTION =
@@ -79,6 +80,10 @@ export const authMethodShape = {
     optional: true,
     block: 'list',
     description: 'Rules choosing the namespace of a token by the identity; the first match wins.',
+  }),
+  modify_index: attr(z.number().nullish(), {
+    computed: true,
+    description: 'The registry index of the last change to the auth method.',
   }),
 };
 
@@ -154,7 +159,23 @@ function asState(m: AuthMethod, like: State | null): State {
     config: keep(like?.['config'], m.Config ?? {}, sameJson),
     namespace: m.Namespace ?? 'default',
     namespace_rule: keep(like?.['namespace_rule'], rules),
+    modify_index: m.ModifyIndex,
   };
+}
+
+/**
+ * The listing's stubs lack Config and NamespaceRules, so a stub settles a refresh only through the index:
+ * the same ModifyIndex the state recorded means the method is the one recorded.
+ */
+function unchangedByIndex(stub: AuthMethodListStub, prior: State): State | undefined {
+  const recorded = prior['modify_index'];
+  return typeof recorded === 'number' && recorded > 0 && stub.ModifyIndex === recorded ? prior : undefined;
+}
+
+/** An update moves the registry's index: the value it records is known only after the apply. */
+function withIndexUnknown(change: PlannedChange): PlannedChange {
+  if (change.action !== 'update' || !change.planned) return change;
+  return { ...change, planned: { ...change.planned, modify_index: UNKNOWN } };
 }
 
 /** `name`, or `namespace/name` for a method outside the default namespace. */
@@ -203,18 +224,20 @@ export function authMethodResource(rc: RegContext): ResourceHandler {
 
     plan({ prior, config }): Promise<PlannedChange> {
       return Promise.resolve(
-        planChange(
-          {
-            shape: authMethodShape,
-            equal: {
-              max_token_ttl: sameDuration,
-              token_locality: sameLocality,
-              config: sameJson,
-              namespace_rule: sameValue,
+        withIndexUnknown(
+          planChange(
+            {
+              shape: authMethodShape,
+              equal: {
+                max_token_ttl: sameDuration,
+                token_locality: sameLocality,
+                config: sameJson,
+                namespace_rule: sameValue,
+              },
             },
-          },
-          prior,
-          config,
+            prior,
+            config,
+          ),
         ),
       );
     },
@@ -241,6 +264,19 @@ export function authMethodResource(rc: RegContext): ResourceHandler {
       );
       return m ? asState(m, state) : null;
     },
+
+    /** One listing of stubs per namespace; a method whose index moved is read in full. */
+    refreshMany: (states: readonly State[]) =>
+      refreshFromList(states, {
+        scopeOf: scopeAttr('namespace'),
+        // A state from before indexes were recorded is read on its own.
+        keyOf: (s) => (typeof s['modify_index'] === 'number' ? keyAttr('name')(s) : undefined),
+        list: async (namespace) => {
+          const { value } = await client.authMethods.list(namespace ? { namespace } : {});
+          return new Map(value.map((m) => [m.Name, m]));
+        },
+        refresh: unchangedByIndex,
+      }),
 
     async import(id: string): Promise<State> {
       const { name, namespace } = parseImportId(id);

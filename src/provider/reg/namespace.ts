@@ -18,6 +18,7 @@ import { linksAsState, sameLinks, toLink } from './links';
 import { planChange } from './plan';
 import { runApply, verb } from './apply';
 import { guarded } from './redact';
+import { keyAttr, refreshFromList } from './refresh-from-list';
 import { validateShape } from '../common/shape';
 import { waitBlocking } from './wait';
 
@@ -172,6 +173,16 @@ export function namespaceResource(rc: RegContext): ResourceHandler {
       const ns = await guarded(`reading namespace "${name}"`, redactor, () => readLive(name));
       return ns ? asState(ns, state) : null;
     },
+
+    /** The namespace list carries each namespace whole: one request refreshes them all. */
+    refreshMany: (states: readonly State[]) =>
+      refreshFromList(states, {
+        scopeOf: () => '',
+        keyOf: keyAttr('name'),
+        list: async () => new Map((await client.namespaces.list()).value.map((ns) => [ns.Name, ns])),
+        // One being deleted is read on its own, which reports it gone.
+        refresh: (ns, prior) => (live(ns) ? asState(ns, prior) : undefined),
+      }),
 
     async import(id: string): Promise<State> {
       const ns = await guarded(`importing namespace "${id}"`, redactor, () => readLive(id));

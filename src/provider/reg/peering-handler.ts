@@ -7,7 +7,8 @@ import type { Peering } from '../../api/reg/schemas';
 import type { ApplyContext, PlannedChange, State } from '../resource';
 import { DiagnosticsError } from '../values';
 import type { RegContext } from './context';
-import { deletePeering, isLive, readPeering } from './peering-common';
+import { deletePeering, isLive, partitionOpts, readPeering } from './peering-common';
+import { keyAttr, refreshFromList, scopeAttr } from './refresh-from-list';
 import { runApply, verb } from './apply';
 import { guarded, type Redactor } from './redact';
 
@@ -25,6 +26,7 @@ export interface PeeringHandlerOptions {
 export interface PeeringHandlerParts {
   apply(change: PlannedChange, ctx?: ApplyContext): Promise<State | null>;
   read(state: State): Promise<State | null>;
+  refreshMany(states: readonly State[]): Promise<Array<State | undefined>>;
   import(id: string): Promise<State>;
 }
 
@@ -67,6 +69,19 @@ export function peeringHandlerParts(rc: RegContext, opts: PeeringHandlerOptions)
       );
       return isLive(p) ? opts.asState(p, state, state['peering_token']) : null;
     },
+
+    /** The peering list carries each peering whole: one request per partition refreshes them all. */
+    refreshMany: (states) =>
+      refreshFromList(states, {
+        scopeOf: scopeAttr('partition'),
+        keyOf: keyAttr('peer_name'),
+        list: async (partition) => {
+          const { value } = await rc.client.peering.list(partitionOpts(partition));
+          return new Map(value.map((p) => [p.Name, p]));
+        },
+        // A terminated or deleted one is read on its own, which reports it gone.
+        refresh: (p, prior) => (isLive(p) ? opts.asState(p, prior, prior['peering_token']) : undefined),
+      }),
 
     async import(id) {
       const p = await guarded(`importing ${opts.noun} "${id}"`, rc.redactor, () =>

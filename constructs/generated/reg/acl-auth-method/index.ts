@@ -402,6 +402,11 @@ export class AclAuthMethod extends cdktf.TerraformResource {
     return this._namespace;
   }
 
+  // modify_index - computed: true, optional: false, required: false
+  public get modifyIndex() {
+    return this.getNumberAttribute('modify_index');
+  }
+
   // namespace_rule - computed: false, optional: true, required: false
   private _namespaceRule = new AclAuthMethodNamespaceRuleList(this, "namespace_rule", false);
   public get namespaceRule() {

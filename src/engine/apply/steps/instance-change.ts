@@ -39,7 +39,8 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
   persistSoon(ctx, { ...ip, change, ...(recordAs ? { recordAs } : {}) }, next);
   if (next) ctx.book.set(ip.resourceAddress, ip.key, next, objectOf(ctx, ip, next).sensitiveAttributes ?? []);
   else ctx.book.delete(ip.resourceAddress, ip.key);
-  if (block && next) {
+  // Building the scope costs a walk of the configuration: only for a block that has conditions.
+  if (block && next && block.lifecycle.postconditions.length > 0) {
     const inst = instancesOf(expandResource(block, ctx.scope())).find((i) => i.key === ip.key);
     const post = checkPostconditions(block, ctx.scope(), next, inst);
     if (post.failures.length > 0) throw new ConfigError(post.failures);

@@ -158,9 +158,10 @@ async function registerAndWait(
     if (priv.afterStop) {
       // The destroy half stopped the job (or purged it): register over the stopped job only.
       enforceIndex = await stoppedJobIndex(ctx, ref, dl.signal, prior);
-    } else if (op === 'create' && enforceIndex === 0) {
-      // The plan saw no job, or could not look (its namespace did not exist yet, and a destroyed
-      // stack's stopped job outlives its namespace): a job stopped by now is taken over as at plan.
+    } else if (op === 'create' && enforceIndex === 0 && !priv.indexSeen) {
+      // The plan could not look (its namespace did not exist yet, and a destroyed stack's stopped job
+      // outlives its namespace): a job stopped by now is taken over as at plan. When the plan saw no
+      // job, one that appeared since is a conflict of the check-and-set, as any change since plan.
       enforceIndex = (await stoppedJobModifyIndex(ctx, job)) ?? 0;
     }
     if (priv.rerun) {

@@ -33,6 +33,12 @@ export const JobPrivateSchema = z.object({
   job: JobSchema.optional(),
   /** Check-and-set index: the JobModifyIndex the plan saw (0 for a new job). */
   jobModifyIndex: z.number(),
+  /**
+   * The scheduler's plan answered, so `jobModifyIndex` is what it saw (0: no job): the registration's
+   * check-and-set alone guards it, with no read of the job at apply. Absent when the plan could not
+   * look (the namespace did not exist yet, the scheduler was unreachable).
+   */
+  indexSeen: z.boolean().optional(),
   /** Purge the dead job and register it again, so it runs again. */
   rerun: z.boolean().optional(),
   /**
@@ -233,6 +239,7 @@ async function planRegistration(
       register: true,
       job,
       jobModifyIndex: takeover ?? (extra.creating ? 0 : index),
+      indexSeen: true,
       ...(extra.rerun ? { rerun: true } : {}),
       ...(inPlace ? { afterStop: true } : {}),
     } satisfies JobPrivate,

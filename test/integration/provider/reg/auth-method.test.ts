@@ -39,7 +39,12 @@ describe('reg_acl_auth_method against the dev agent', () => {
   test('create, read without drift ("60s" is "1m"), update in place, drift, destroy', async () => {
     const config = k8s();
     const created = await f.converge('reg_acl_auth_method', null, config, 'create');
-    expect(created).toEqual({ id: 'minikube', ...config, namespace: 'default' });
+    expect(created).toEqual({
+      id: 'minikube',
+      ...config,
+      namespace: 'default',
+      modify_index: (await read('minikube')).ModifyIndex,
+    });
     const server = await read('minikube');
     expect(server).toMatchObject({
       Type: 'kubernetes',
@@ -163,6 +168,7 @@ describe('reg_acl_auth_method against the dev agent', () => {
       config: { Host: 'https://k8s.example:8443', CACert: CA, ServiceAccountJWT: JWT },
       namespace: 'default',
       namespace_rule: null,
+      modify_index: (await read('outside')).ModifyIndex,
     });
     const config = {
       name: 'outside',

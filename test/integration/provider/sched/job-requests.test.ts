@@ -114,4 +114,15 @@ describe('sched_job: requests per operation', () => {
     expect(requests.filter((r) => r === 'GET /v1/job/fresh/deployment')).toHaveLength(1);
     expect(requests.filter((r) => r === 'GET /v1/job/fresh/allocations')).toHaveLength(1);
   });
+
+  it('creates a job the plan saw absent without reading it before the registration', async () => {
+    const job = mockJob('unseen', { count: 1, update: steady() });
+    const requests = await requestsOf(async () => {
+      await converge(h.job, null, jobConfig(job));
+    });
+    // The plan saw no job: the registration's check-and-set on index 0 is the guard (job-failures.test.ts).
+    // The two reads left: the stored copy after registering, and the final state.
+    expect(requests.filter((r) => r === 'GET /v1/job/unseen')).toHaveLength(2);
+    expect(requests.filter((r) => r === 'POST /v1/jobs')).toHaveLength(1);
+  });
 });
