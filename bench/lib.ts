@@ -71,6 +71,13 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100;
 }
 
+/** CPU (ms) of this process's children that have been waited for (and theirs, as they waited for them). */
+export function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) / 100) * 1000;
+}
+
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+)/.exec(status);
