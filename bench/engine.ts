@@ -38,7 +38,7 @@ import {
   runEngine,
   type EngineRun,
 } from './engine-run';
-import { fmt, printFigures, type Figure } from './lib';
+import { fmt, runAlone, type Figure } from './lib';
 
 const PARALLELISM = 10;
 const PLAN_RUNS = 3;
@@ -379,10 +379,7 @@ if (require.main === module) {
     const arg = process.argv.find((a) => a.startsWith(`${flag}=`));
     return arg ? Number(arg.slice(flag.length + 1)) : undefined;
   };
-  benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') })
-    .then((f) => printFigures('engine', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('engine', () =>
+    benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') }),
+  );
 }

@@ -51,13 +51,20 @@ export function runTimed(cmd: string, args: string[], opts: TimedOptions): Promi
   const err = lineCollector(lines);
   const cpu0 = childrenCpuMs();
   const startedAt = performance.now();
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that a stop at the time limit reaches what it started (npx's node, the
+  // synth's app, the CLI's dev agent) and leaves nothing running in the clone being removed.
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout.on('data', (d: Buffer) => out.push(d));
   child.stderr.on('data', (d: Buffer) => err.push(d));
   let timedOut = false;
   const limit = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   }, opts.timeoutMs);
   return new Promise((resolve, reject) => {
     child.once('error', (e) => {

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { outputTail, runTimed, type TimedRun } from './fresh-run';
-import { fmt, printFigures, type Figure } from './lib';
+import { fmt, runAlone, type Figure } from './lib';
 
 const TARGET_S = 6;
 const DEPLOY_ARGS = ['cdktf-sched', 'deploy', '--app', 'examples/hello', '--auto-approve'];
@@ -107,6 +107,15 @@ function deployFigure(deploy: TimedRun, manifest: string, note: string): Figure 
   };
 }
 
+/** The clone's removal fails now and then on a busy disk (ENOTEMPTY); that must not lose the figures. */
+function removeClone(root: string, log: (line: string) => void): void {
+  try {
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (e) {
+    log(`fresh bench: could not remove ${root}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 export async function benchFresh(
   opts: { quick?: boolean; log?: (line: string) => void } = {},
 ): Promise<Figure[]> {
@@ -139,15 +148,10 @@ export async function benchFresh(
       },
     ];
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    removeClone(root, log);
   }
 }
 
 if (require.main === module) {
-  benchFresh({ quick: process.argv.includes('--quick') })
-    .then((f) => printFigures('first deploy on a fresh clone', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('first deploy on a fresh clone', () => benchFresh({ quick: process.argv.includes('--quick') }));
 }

@@ -105,3 +105,13 @@ export function printFigures(title: string, figures: Figure[]): void {
     process.stdout.write(`  ${f.name.padEnd(52)} ${f.value}${target}${cmp}${verdict}\n`);
   }
 }
+
+/** For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run. */
+export function runAlone(title: string, run: () => Promise<Figure[]>): void {
+  run()
+    .then((f) => printFigures(title, f))
+    .catch((e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    });
+}

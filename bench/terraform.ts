@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { startDevAgent, type DevAgent, type RequestCount } from '../src/agent';
 import { STACK, benchJobs, writeProject, type BenchProject } from './engine-project';
 import { busyMs, routeSummary, runEngine, type EngineRun } from './engine-run';
-import { fmt, printFigures, type Figure } from './lib';
+import { fmt, runAlone, type Figure } from './lib';
 import {
   findTerraform,
   pluginEntries,
@@ -306,10 +306,7 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
 
 if (require.main === module) {
   const arg = process.argv.find((a) => a.startsWith('--jobs='));
-  benchTerraform({ quick: process.argv.includes('--quick'), jobs: arg ? Number(arg.slice(7)) : undefined })
-    .then((f) => printFigures('engine vs terraform', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('engine vs terraform', () =>
+    benchTerraform({ quick: process.argv.includes('--quick'), jobs: arg ? Number(arg.slice(7)) : undefined }),
+  );
 }
