@@ -6,7 +6,8 @@
  * time is judged against 6 s, and split into phases by the lines that open them: the CLI's start (npx,
  * Node, the bundle) up to "Synthesizing", the synth up to the moment `cdktf.out/manifest.json` was
  * written, the dev agent's start, the plan, the apply (whose rollout waits the example's 2 s
- * min_healthy_time) and the outputs and exit.
+ * min_healthy_time) and the outputs and exit; and every Node process it started (npx's npm, our CLI,
+ * the synth's npx and tsx, the app), when and with how much CPU.
  *
  * Full mode only: `npm ci` takes minutes. Only committed work is in the clone.
  */
@@ -14,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processLog, processSummary } from './fresh-procs';
 import { outputTail, runTimed, type TimedRun } from './fresh-run';
 import { fmt, runAlone, type Figure } from './lib';
 
@@ -136,8 +138,15 @@ export async function benchFresh(
     });
     if (ci.code !== 0) throw new Error(`npm ci exited with ${ci.code}:\n${outputTail(ci)}`);
     log('fresh bench: npx cdktf-sched deploy --app examples/hello --auto-approve');
-    const deploy = await runTimed('npx', DEPLOY_ARGS, { cwd: dir, env, timeoutMs: DEPLOY_LIMIT_MS });
-    const note = `clone of ${repo.head}${repo.dirty ? ' (uncommitted changes are not in it)' : ''}`;
+    const procs = processLog(root, env['NODE_OPTIONS']);
+    const deploy = await runTimed('npx', DEPLOY_ARGS, {
+      cwd: dir,
+      env: { ...env, ...procs.env },
+      timeoutMs: DEPLOY_LIMIT_MS,
+    });
+    const note =
+      `Node processes, from the command's start: ${processSummary(procs.read(), performance.timeOrigin + deploy.startedAt)}; ` +
+      `clone of ${repo.head}${repo.dirty ? ' (uncommitted changes are not in it)' : ''}`;
     const manifest = join(dir, 'examples', 'hello', 'cdktf.out', 'manifest.json');
     return [
       deployFigure(deploy, manifest, note),
