@@ -38,11 +38,12 @@ export function benchJobs(n: number, kind: JobKind, prefix = 'bench'): BenchJob[
  * registered (no evaluation), which keeps an agent holding 10,000 of them light.
  */
 /**
- * Deadlines far above min_healthy_time: the agent scales both by its time scale, and a one-second
- * rollout with the 60 s deadline (1.2 s at scale 0.02) failed as unhealthy on a loaded machine.
+ * Deadlines far above min_healthy_time: the agent scales them by its time scale like the rest, and on
+ * a loaded machine the 60 s and 120 s deadlines (1.2 s at scale 0.02, 0.24 s at 0.002) failed rollouts
+ * that were only slow. A deadline costs nothing while the rollout is healthy.
  */
 function deadlines(j: BenchJob): { healthyS: number; progressS: number } {
-  const healthyS = Math.max(60, 10 * (j.minHealthyS ?? 5));
+  const healthyS = Math.max(600, 10 * (j.minHealthyS ?? 5));
   return { healthyS, progressS: 2 * healthyS };
 }
 
