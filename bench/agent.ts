@@ -8,7 +8,7 @@
  * 2-core machine. Set BENCH_VERBOSE=1 to see how long each phase took.
  */
 import { Pool } from 'undici';
-import { fmt, printFigures, spawnAgent, type Figure } from './lib';
+import { fmt, runAlone, spawnAgent, type Figure } from './lib';
 import { eventLatency } from './agent-events';
 import { idleWithParkedQueries } from './agent-idle';
 import { load, quiesce, serviceJob } from './agent-load';
@@ -140,10 +140,5 @@ export async function benchAgent(opts: { quick?: boolean } = {}): Promise<Figure
 }
 
 if (require.main === module) {
-  benchAgent({ quick: process.argv.includes('--quick') })
-    .then((f) => printFigures('dev agent', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('dev agent', () => benchAgent({ quick: process.argv.includes('--quick') }));
 }

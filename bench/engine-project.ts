@@ -37,6 +37,16 @@ export function benchJobs(n: number, kind: JobKind, prefix = 'bench'): BenchJob[
  * min_healthy_time, scaled down further by the agent's time scale); parameterized batch jobs are only
  * registered (no evaluation), which keeps an agent holding 10,000 of them light.
  */
+/**
+ * Deadlines far above min_healthy_time: the agent scales them by its time scale like the rest, and on
+ * a loaded machine the 60 s and 120 s deadlines (1.2 s at scale 0.02, 0.24 s at 0.002) failed rollouts
+ * that were only slow. A deadline costs nothing while the rollout is healthy.
+ */
+function deadlines(j: BenchJob): { healthyS: number; progressS: number } {
+  const healthyS = Math.max(600, 10 * (j.minHealthyS ?? 5));
+  return { healthyS, progressS: 2 * healthyS };
+}
+
 export function jobSpec(j: BenchJob): Record<string, unknown> {
   const task = {
     Name: 'main',
@@ -66,8 +76,8 @@ export function jobSpec(j: BenchJob): Record<string, unknown> {
       MaxParallel: 1,
       HealthCheck: 'task_states',
       MinHealthyTime: (j.minHealthyS ?? 5) * 1e9,
-      HealthyDeadline: 60e9,
-      ProgressDeadline: 120e9,
+      HealthyDeadline: deadlines(j).healthyS * 1e9,
+      ProgressDeadline: deadlines(j).progressS * 1e9,
     },
   };
 }
@@ -85,8 +95,8 @@ export function hclSpec(j: BenchJob): string {
     max_parallel      = 1
     health_check      = "task_states"
     min_healthy_time  = "${j.minHealthyS ?? 5}s"
-    healthy_deadline  = "1m"
-    progress_deadline = "2m"
+    healthy_deadline  = "${deadlines(j).healthyS}s"
+    progress_deadline = "${deadlines(j).progressS}s"
   }
   group "app" {
     count = 1

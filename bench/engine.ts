@@ -10,7 +10,8 @@
  *     by the agent);
  *   - plan after changing 10 jobs (5 of them rewritten as HCL2): requests per changed job;
  *   - destroy of the N jobs;
- *   - peak RSS of the engine planning 10,000 resources (--quick: 2,000) against an agent holding them.
+ *   - plan of 10,000 unchanged resources (--quick: 2,000) against an agent holding them, three times:
+ *     the median wall time, and the engine's peak RSS (the highest of the three).
  *
  * The agent runs in this process (it counts requests itself; its CPU is this process's); every engine
  * command runs in a child process that reports its own CPU and peak RSS. Commands that overrun their
@@ -37,10 +38,15 @@ import {
   runEngine,
   type EngineRun,
 } from './engine-run';
-import { fmt, printFigures, type Figure } from './lib';
+import { fmt, runAlone, type Figure } from './lib';
 
 const PARALLELISM = 10;
 const PLAN_RUNS = 3;
+/** Issue 19's targets. */
+const SLOTS_TARGET = 1.05;
+const PLAN_TARGET_S = 1.0;
+const BIG_PLAN_TARGET_S = 3;
+const BIG_RSS_TARGET_MB = 250;
 /** New jobs in the deploy figure (the issue's 200); the rest of the stack follows in a second deploy. */
 const DEPLOY_FIRST = 200;
 /**
@@ -122,6 +128,34 @@ function sumOf(m: Map<string, number>, ids: Iterable<string>): number {
 
 const s = (ms: number): string => `${fmt(ms / 1000, 2)} s`;
 
+/** The run of median wall time, and "median of 3 (1.10, 1.25, 1.36); " when there were several. */
+function medianByWall(runs: EngineRun[]): { run: EngineRun; spread: string } {
+  const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const run = byWall[Math.floor((byWall.length - 1) / 2)]!;
+  const spread =
+    runs.length > 1
+      ? `median of ${runs.length} (${byWall.map((r) => fmt(r.wallMs / 1000, 2)).join(', ')}); `
+      : '';
+  return { run, spread };
+}
+
+/** Runs the command up to `times` times (fewer when one overruns its limit). */
+async function repeatRuns(
+  times: number,
+  label: string,
+  once: () => Promise<EngineRun>,
+  log: (l: string) => void,
+): Promise<EngineRun[]> {
+  const runs: EngineRun[] = [];
+  for (let i = 1; i <= times; i++) {
+    log(`engine bench: ${label} (${i} of ${times})`);
+    const run = await once();
+    runs.push(run);
+    if (run.timedOut) break;
+  }
+  return runs;
+}
+
 /** "engine CPU 1.2 s, agent CPU 0.4 s" */
 function cpuOf(run: EngineRun): string {
   return `engine CPU ${fmt(run.cpuS, 2)} s, agent CPU ${fmt(run.agentCpuMs / 1000, 2)} s`;
@@ -131,6 +165,33 @@ function cpuOf(run: EngineRun): string {
 function stopped(run: EngineRun, perResource: number, total: number): string {
   const done = Math.min(total, Math.floor(run.requests.length / perResource));
   return `stopped after ${s(run.wallMs)} (time limit), about ${done} of ${total} resources refreshed`;
+}
+
+/**
+ * The 10,000-resource plan: its wall time (the median run) and the engine's peak RSS (the highest of
+ * the runs, the kernel's high-water mark of each engine process).
+ */
+function bigPlanFigures(runs: EngineRun[], big: number): Figure[] {
+  const { run, spread } = medianByWall(runs);
+  const scaled = big === 10_000 ? '' : `; ${big} resources, the targets are for 10,000`;
+  const peak = runs.reduce((a, b) => (b.peakRssMB > a.peakRssMB ? b : a));
+  const timedOut = runs.some((r) => r.timedOut);
+  return [
+    {
+      name: `plan of ${big} unchanged resources, parallelism ${PARALLELISM}: wall (s)`,
+      value: run.timedOut ? `> ${fmt(run.wallMs / 1000, 0)}` : fmt(run.wallMs / 1000, 2),
+      target: `< ${BIG_PLAN_TARGET_S} s`,
+      pass: !run.timedOut && run.wallMs < BIG_PLAN_TARGET_S * 1000,
+      comparison: `${spread}${run.timedOut ? stopped(run, 1, big) : `${fmt((1 - busyMs(run.requests) / run.wallMs) * 100, 0)}% of it with no request in flight at the agent`}; ${cpuOf(run)}${run.stats ? `; ${s(run.stats.commandMs)} after loading the modules` : ''}; ${fmt(run.requests.length / big, 3)} requests per resource${scaled}`,
+    },
+    {
+      name: `engine peak RSS, plan of ${big} resources (MB)`,
+      value: `${timedOut ? '>= ' : ''}${fmt(peak.peakRssMB, 0)}`,
+      target: `< ${BIG_RSS_TARGET_MB} MB`,
+      pass: !timedOut && peak.peakRssMB < BIG_RSS_TARGET_MB,
+      comparison: `the highest of ${runs.length} runs (${runs.map((r) => fmt(r.peakRssMB, 0)).join(', ')} MB)${scaled}`,
+    },
+  ];
 }
 
 export interface EngineBenchOptions {
@@ -207,34 +268,26 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
       figures.push({
         name: `${d.label}: wall / (that sum / ${PARALLELISM} slots)`,
         value: fmt(slots, 2),
-        ...(i === 0 ? { target: '< 1.1 (ours)', pass: slots < 1.1 } : {}),
+        ...(i === 0 ? { target: `< ${SLOTS_TARGET} (ours)`, pass: slots < SLOTS_TARGET } : {}),
         comparison: `first request at ${at(deploy.requests[0])}, first registration at ${at(writes[0])}, last at ${at(writes[writes.length - 1])}; per job: registration to deployment ${fmt(dep.beforeMs, 0)} ms, deployment success to last request ${fmt(dep.afterMs, 0)} ms; ${cpuOf(deploy)}; ${fmt(deploy.requests.length / count, 1)} requests per new job`,
       });
     }
 
     // Three plans, the median one reported: a single run on a shared two-core machine varies by a
     // second either way.
-    const plans: EngineRun[] = [];
-    for (let i = 1; i <= PLAN_RUNS; i++) {
-      log(`engine bench: planning ${n} unchanged jobs (${i} of ${PLAN_RUNS})`);
-      const run = await runEngine(agent, project, ['plan', ...par, '--detailed-exitcode'], {
-        timeoutMs: planLimitMs,
-      });
-      plans.push(run);
-      if (run.timedOut) break;
-    }
-    const byWall = [...plans].sort((a, b) => a.wallMs - b.wallMs);
-    const plan = byWall[Math.floor((byWall.length - 1) / 2)]!;
+    const plans = await repeatRuns(
+      PLAN_RUNS,
+      `planning ${n} unchanged jobs`,
+      () => runEngine(agent, project, ['plan', ...par, '--detailed-exitcode'], { timeoutMs: planLimitMs }),
+      log,
+    );
+    const { run: plan, spread } = medianByWall(plans);
     const outside = 1 - busyMs(plan.requests) / plan.wallMs;
-    const spread =
-      plans.length > 1
-        ? `median of ${plans.length} (${byWall.map((r) => fmt(r.wallMs / 1000, 2)).join(', ')}); `
-        : '';
     figures.push({
       name: `plan ${n} unchanged jobs, parallelism ${PARALLELISM}: wall (s)`,
       value: plan.timedOut ? `> ${fmt(plan.wallMs / 1000, 0)}` : fmt(plan.wallMs / 1000, 2),
-      target: '< 3 s',
-      pass: !plan.timedOut && plan.wallMs < 3000,
+      target: `< ${fmt(PLAN_TARGET_S, 1)} s`,
+      pass: !plan.timedOut && plan.wallMs < PLAN_TARGET_S * 1000,
       comparison: `${spread}${plan.timedOut ? `${stopped(plan, 2, n)}; ` : ''}${fmt(outside * 100, 0)}% of it with no request in flight at the agent; ${cpuOf(plan)}${plan.stats ? `; ${s(plan.stats.commandMs)} after loading the modules` : ''}; engine peak RSS ${fmt(plan.peakRssMB, 0)} MB`,
     });
     // Refresh by index: one listing of job stubs for the whole stack, no request of a job's own.
@@ -303,18 +356,16 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
       new Map(stubs.map((j) => [j.ID, j.JobModifyIndex])),
       bigProject.statePath,
     );
-    log(`engine bench: planning ${big} unchanged resources`);
-    const bigPlan = await runEngine(agent, bigProject, ['plan', ...par, '--detailed-exitcode'], {
-      timeoutMs: opts.quick ? 90_000 : 150_000,
-    });
-    const scaled = big === 10_000 ? '' : `; ${big} resources, the target is for 10,000`;
-    figures.push({
-      name: `engine peak RSS, plan of ${big} resources (MB)`,
-      value: `${bigPlan.timedOut ? '>= ' : ''}${fmt(bigPlan.peakRssMB, 0)}`,
-      target: '< 400 MB',
-      pass: !bigPlan.timedOut && bigPlan.peakRssMB < 400,
-      comparison: `${bigPlan.timedOut ? stopped(bigPlan, 2, big) : `plan wall ${s(bigPlan.wallMs)}`}, ${cpuOf(bigPlan)}, ${fmt(bigPlan.requests.length / big, 2)} requests per resource${scaled}`,
-    });
+    const bigPlans = await repeatRuns(
+      PLAN_RUNS,
+      `planning ${big} unchanged resources`,
+      () =>
+        runEngine(agent, bigProject, ['plan', ...par, '--detailed-exitcode'], {
+          timeoutMs: opts.quick ? 90_000 : 150_000,
+        }),
+      log,
+    );
+    figures.push(...bigPlanFigures(bigPlans, big));
   } finally {
     await pool.close();
     await agent.stop();
@@ -328,10 +379,7 @@ if (require.main === module) {
     const arg = process.argv.find((a) => a.startsWith(`${flag}=`));
     return arg ? Number(arg.slice(flag.length + 1)) : undefined;
   };
-  benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') })
-    .then((f) => printFigures('engine', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('engine', () =>
+    benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') }),
+  );
 }

@@ -71,6 +71,13 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100;
 }
 
+/** CPU (ms) of this process's children that have been waited for (and theirs, as they waited for them). */
+export function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) / 100) * 1000;
+}
+
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+)/.exec(status);
@@ -97,4 +104,14 @@ export function printFigures(title: string, figures: Figure[]): void {
     const cmp = f.comparison ? `  [${f.comparison}]` : '';
     process.stdout.write(`  ${f.name.padEnd(52)} ${f.value}${target}${cmp}${verdict}\n`);
   }
+}
+
+/** For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run. */
+export function runAlone(title: string, run: () => Promise<Figure[]>): void {
+  run()
+    .then((f) => printFigures(title, f))
+    .catch((e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    });
 }

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchAgent } from './agent';
 import { benchEngine } from './engine';
+import { benchFresh } from './fresh';
 import { printFigures, type Figure } from './lib';
 import { benchTerraform } from './terraform';
 import { benchWait } from './wait';
@@ -24,6 +25,7 @@ const BENCHES: Bench[] = [
   { key: 'wait', title: 'deployment-wait reaction', run: benchWait },
   { key: 'engine', title: 'engine', run: benchEngine },
   { key: 'terraform', title: 'engine vs terraform', run: benchTerraform },
+  { key: 'fresh', title: 'first deploy on a fresh clone', run: benchFresh },
 ];
 
 interface Outcome {

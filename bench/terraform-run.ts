@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeMirror, type PluginName } from '../src/plugin/mirror';
+import { childrenCpuMs } from './lib';
 import { offlineTerraformEnv } from '../src/plugin/terraform-env';
 
 export { findTerraform } from '../src/plugin/terraform-env';
@@ -92,13 +93,6 @@ export interface TerraformWorkspace {
   dir: string;
   env: Record<string, string>;
   run(args: string[], codes?: number[]): Promise<TerraformRun>;
-}
-
-/** CPU (ms) of this process's children that have been waited for (and theirs, as they waited for them). */
-function childrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) / 100) * 1000;
 }
 
 function readPluginLog(file: string): PluginProcess[] {

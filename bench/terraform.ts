@@ -4,8 +4,8 @@
  * plugins (terraform-provider-sched) and by our engine (`cdktf-sched`), each with its own job IDs:
  *   - plan of the new stack, apply (`terraform apply -auto-approve` / `cdktf-sched deploy
  *     --auto-approve`), and a plan with nothing changed, all at parallelism 10 (terraform's default);
- *   - wall times side by side and ours / terraform, target <= 0.3 for each (each plan three times,
- *     the median reported);
+ *   - wall times side by side and ours / terraform, target <= 0.2 for each, the median of three
+ *     alternating runs (each apply on a fresh stack of its own job IDs, so every apply creates);
  *   - where terraform's time goes: its plugin processes (how many, their start-ups up to the handshake),
  *     the agent's requests, the time after its last plugin exited (printing the plan and the provider's
  *     warnings, which terraform folds into one block since they share a summary), terraform's own CPU
@@ -22,21 +22,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDevAgent, type RequestCount } from '../src/agent';
-import { STACK, benchJobs, writeProject } from './engine-project';
+import { startDevAgent, type DevAgent, type RequestCount } from '../src/agent';
+import { STACK, benchJobs, writeProject, type BenchProject } from './engine-project';
 import { busyMs, routeSummary, runEngine, type EngineRun } from './engine-run';
-import { fmt, printFigures, type Figure } from './lib';
+import { fmt, runAlone, type Figure } from './lib';
 import {
   findTerraform,
   pluginEntries,
   terraformWorkspace,
+  type PluginEntries,
   type PluginProcess,
   type TerraformRun,
+  type TerraformWorkspace,
 } from './terraform-run';
 
 const PARALLELISM = 10;
-const TARGET = 0.3;
-const PLAN_RUNS = 3;
+const TARGET = 0.2;
+/** Runs of each figure, alternating terraform and ours; the median pair by ratio is reported. */
+const RUNS = 3;
 
 const s = (ms: number): string => `${fmt(ms / 1000, 2)} s`;
 
@@ -121,8 +124,15 @@ function ratioFigure(name: string, pairs: Pair[], n: number, note = ''): Figure 
   };
 }
 
-/** Checks that each side's jobs got one successful deployment, and says how long the agent took for them. */
-async function deploymentSummary(schedulerUrl: string, n: number): Promise<string> {
+/**
+ * Checks that each side's jobs (by ID prefix) got one successful deployment, and says how long the
+ * agent took for them.
+ */
+async function deploymentSummary(
+  schedulerUrl: string,
+  n: number,
+  prefixes: readonly [string, string],
+): Promise<string> {
   const res = await fetch(`${schedulerUrl}/v1/deployments`);
   const all = (await res.json()) as Array<{
     JobID: string;
@@ -131,14 +141,14 @@ async function deploymentSummary(schedulerUrl: string, n: number): Promise<strin
     ModifyTime: number;
   }>;
   const parts: string[] = [];
-  for (const prefix of ['tf-', 'ours-']) {
+  for (const prefix of prefixes.map((p) => `${p}-`)) {
     const done = all.filter((d) => d.JobID.startsWith(prefix) && d.Status === 'successful');
     if (done.length !== n)
       throw new Error(`expected ${n} successful deployments of ${prefix}* jobs, found ${done.length}`);
     const mean = done.reduce((sum, d) => sum + (d.ModifyTime - d.CreateTime) / 1e6, 0) / n;
     parts.push(`${prefix.slice(0, -1)} ${fmt(mean, 0)} ms`);
   }
-  return `${n} successful deployments each, the agent's mean deployment time ${parts.join(', ')}`;
+  return `${parts.join(', ')}`;
 }
 
 export interface TerraformBenchOptions {
@@ -146,6 +156,82 @@ export interface TerraformBenchOptions {
   /** Resources in the stack (default 200; quick 50). */
   jobs?: number;
   log?: (line: string) => void;
+}
+
+/** One side-by-side pair of stacks: terraform's workspace and our project, each with its own job IDs. */
+interface Stacks {
+  ws: TerraformWorkspace;
+  ours: BenchProject;
+  /** The job ID prefixes: terraform's, ours. */
+  prefixes: readonly [string, string];
+}
+
+interface BenchContext {
+  bin: string;
+  root: string;
+  entries: PluginEntries;
+  agent: DevAgent;
+  n: number;
+}
+
+/**
+ * A fresh pair of stacks (the first with the prefixes `tf` and `ours`, the next `tf2`/`ours2`, ...),
+ * terraform initialized for it (not timed). An apply creates only on a stack nothing was applied to,
+ * so each apply run gets one of these rather than a purge of the last run's jobs.
+ */
+async function freshStacks(ctx: BenchContext, run: number): Promise<Stacks> {
+  const suffix = run === 0 ? '' : `${run + 1}`;
+  const prefixes = [`tf${suffix}`, `ours${suffix}`] as const;
+  const tfProject = writeProject(
+    mkdtempSync(join(ctx.root, `${prefixes[0]}-`)),
+    benchJobs(ctx.n, 'service', prefixes[0]),
+  );
+  const ours = writeProject(
+    mkdtempSync(join(ctx.root, `${prefixes[1]}-`)),
+    benchJobs(ctx.n, 'service', prefixes[1]),
+  );
+  const ws = terraformWorkspace({
+    bin: ctx.bin,
+    root: join(ctx.root, `terraform${suffix}`),
+    dir: join(tfProject.dir, 'cdktf.out', 'stacks', STACK),
+    entries: ctx.entries,
+    env: { SCHED_ADDR: ctx.agent.schedulerUrl, REG_HTTP_ADDR: ctx.agent.registryUrl ?? '' },
+  });
+  await ws.run(['init', '-input=false', '-no-color']);
+  return { ws, ours, prefixes };
+}
+
+/** Terraform then ours, on one pair of stacks, with the agent's requests of each. */
+async function pair(ctx: BenchContext, stacks: Stacks, tfArgs: string[], ourArgs: string[]): Promise<Pair> {
+  const before = ctx.agent.requests.length;
+  const tf = await stacks.ws.run(tfArgs);
+  const tfRequests = ctx.agent.requests.slice(before);
+  const ours = await runEngine(ctx.agent, stacks.ours, ourArgs);
+  return { tf, tfRequests, ours };
+}
+
+/** RUNS pairs, one per stack given (the same stack again for plans, a fresh one for each apply). */
+async function alternate(
+  ctx: BenchContext,
+  stacks: Stacks[],
+  tfArgs: string[],
+  ourArgs: string[],
+): Promise<Pair[]> {
+  const pairs: Pair[] = [];
+  for (const st of stacks) pairs.push(await pair(ctx, st, tfArgs, ourArgs));
+  return pairs;
+}
+
+/** Every apply created all n resources on both sides; the agent's mean deployment time of each run. */
+async function checkApplies(ctx: BenchContext, stacks: Stacks[], applies: Pair[]): Promise<string> {
+  const means: string[] = [];
+  for (const [i, a] of applies.entries()) {
+    if (!a.tf.stdout.includes(`Apply complete! Resources: ${ctx.n} added`)) {
+      throw new Error(`terraform apply did not add ${ctx.n} resources:\n${a.tf.stdout.slice(-2000)}`);
+    }
+    means.push(await deploymentSummary(ctx.agent.schedulerUrl, ctx.n, stacks[i]!.prefixes));
+  }
+  return `${ctx.n} successful deployments each per run, each on fresh job IDs; the agent's mean deployment time ${means.join('; ')}; `;
 }
 
 export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<Figure[]> {
@@ -172,58 +258,39 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
     nodeMemory: 65_536,
   });
   try {
-    const tfProject = writeProject(mkdtempSync(join(root, 'tf-')), benchJobs(n, 'service', 'tf'));
-    const ourProject = writeProject(mkdtempSync(join(root, 'ours-')), benchJobs(n, 'service', 'ours'));
-    const ws = terraformWorkspace({
-      bin,
-      root: join(root, 'terraform'),
-      dir: join(tfProject.dir, 'cdktf.out', 'stacks', STACK),
-      entries,
-      env: { SCHED_ADDR: agent.schedulerUrl, REG_HTTP_ADDR: agent.registryUrl ?? '' },
-    });
+    const ctx: BenchContext = { bin, root, entries, agent, n };
+    log(`terraform bench: terraform init of ${RUNS} stacks (not timed)`);
+    const stacks: Stacks[] = [];
+    for (let i = 0; i < RUNS; i++) stacks.push(await freshStacks(ctx, i));
+    const first = Array.from({ length: RUNS }, () => stacks[0]!);
     const flags = ['-input=false', '-no-color', `-parallelism=${PARALLELISM}`];
     const par = ['--parallelism', `${PARALLELISM}`];
 
-    log('terraform bench: terraform init (not timed)');
-    await ws.run(['init', '-input=false', '-no-color']);
+    log(`terraform bench: plan of ${n} new resources (${RUNS} times)`);
+    const plans = await alternate(ctx, first, ['plan', ...flags], ['plan', ...par]);
 
-    const pair = async (tfArgs: string[], ourArgs: string[]): Promise<Pair> => {
-      const before = agent.requests.length;
-      const tf = await ws.run(tfArgs);
-      const tfRequests = agent.requests.slice(before);
-      const ours = await runEngine(agent, ourProject, ourArgs);
-      return { tf, tfRequests, ours };
-    };
-    // Plans are repeated and the median reported: one run on a shared machine varies by a second. The
-    // apply runs once, because a second would need a destroy in between.
-    const repeat = async (times: number, tfArgs: string[], ourArgs: string[]): Promise<Pair[]> => {
-      const pairs: Pair[] = [];
-      for (let i = 0; i < times; i++) pairs.push(await pair(tfArgs, ourArgs));
-      return pairs;
-    };
+    log(`terraform bench: apply of ${n} new resources (${RUNS} times, each on fresh job IDs)`);
+    const applies = await alternate(
+      ctx,
+      stacks,
+      ['apply', '-auto-approve', ...flags],
+      ['deploy', '--auto-approve', ...par],
+    );
+    const deployments = await checkApplies(ctx, stacks, applies);
 
-    log(`terraform bench: plan of ${n} new resources (${PLAN_RUNS} times)`);
-    const plans = await repeat(PLAN_RUNS, ['plan', ...flags], ['plan', ...par]);
-
-    log(`terraform bench: apply of ${n} new resources`);
-    const apply = await pair(['apply', '-auto-approve', ...flags], ['deploy', '--auto-approve', ...par]);
-    if (!apply.tf.stdout.includes(`Apply complete! Resources: ${n} added`)) {
-      throw new Error(`terraform apply did not add ${n} resources:\n${apply.tf.stdout.slice(-2000)}`);
-    }
-
-    log(`terraform bench: plan of ${n} unchanged resources (${PLAN_RUNS} times)`);
+    log(`terraform bench: plan of ${n} unchanged resources (${RUNS} times)`);
     // -detailed-exitcode: exit code 0 (checked) means neither found a change.
-    const noops = await repeat(
-      PLAN_RUNS,
+    const noops = await alternate(
+      ctx,
+      first,
       ['plan', '-detailed-exitcode', ...flags],
       ['plan', '--detailed-exitcode', ...par],
     );
 
-    const deployments = await deploymentSummary(agent.schedulerUrl, n);
     const noop = median(noops).pair;
-    const figures: Figure[] = [
+    return [
       ratioFigure(`plan of ${n} new resources`, plans, n),
-      ratioFigure(`apply of ${n} new resources`, [apply], n, `${deployments}; `),
+      ratioFigure(`apply of ${n} new resources`, applies, n, deployments),
       ratioFigure(`plan of ${n} unchanged resources`, noops, n),
       {
         name: `agent requests, plan of ${n} unchanged resources`,
@@ -231,7 +298,6 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
         comparison: `ours: ${routeSummary(noop.ours.requests)}; terraform: ${routeSummary(noop.tfRequests)}`,
       },
     ];
-    return figures;
   } finally {
     await agent.stop();
     rmSync(root, { recursive: true, force: true });
@@ -240,10 +306,7 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
 
 if (require.main === module) {
   const arg = process.argv.find((a) => a.startsWith('--jobs='));
-  benchTerraform({ quick: process.argv.includes('--quick'), jobs: arg ? Number(arg.slice(7)) : undefined })
-    .then((f) => printFigures('engine vs terraform', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('engine vs terraform', () =>
+    benchTerraform({ quick: process.argv.includes('--quick'), jobs: arg ? Number(arg.slice(7)) : undefined }),
+  );
 }

@@ -17,7 +17,7 @@ import { Pool } from 'undici';
 import type { Job } from '../src/api/sched/schemas';
 import type { ResourceHandler } from '../src/provider/resource';
 import { schedProvider } from '../src/provider/sched/provider';
-import { cpuSeconds, fmt, percentile, printFigures, spawnAgent, type Figure } from './lib';
+import { cpuSeconds, fmt, percentile, runAlone, spawnAgent, type Figure } from './lib';
 
 const CONCURRENCY = 10;
 const POLL_INTERVAL_MS = 5_000;
@@ -332,10 +332,5 @@ export async function benchWait(opts: { quick?: boolean } = {}): Promise<Figure[
 }
 
 if (require.main === module) {
-  benchWait({ quick: process.argv.includes('--quick') })
-    .then((f) => printFigures('deployment wait', f))
-    .catch((e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(1);
-    });
+  runAlone('deployment wait', () => benchWait({ quick: process.argv.includes('--quick') }));
 }
