@@ -190,6 +190,19 @@ export function checkPreconditions(
   );
 }
 
+/** An output's preconditions: terraform checks them at plan when known, and again at apply. */
+export function checkOutputPreconditions(o: OutputConfig, scope: EvalScope): ConditionResult {
+  return checkConditions(
+    o.preconditions,
+    scope,
+    {
+      address: `output.${o.name}`,
+      ...(o.construct.path !== undefined ? { constructPath: o.construct.path } : {}),
+    },
+    'precondition',
+  );
+}
+
 /** Postconditions of a resource instance, with `self` bound to its new state. */
 export function checkPostconditions(
   r: ResourceConfig,

@@ -30,6 +30,7 @@ export {
   checkConditions,
   checkPostconditions,
   checkPreconditions,
+  checkOutputPreconditions,
   evaluateAt,
   evaluateOutput,
   evaluateProviderConfig,

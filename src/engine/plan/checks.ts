@@ -58,3 +58,18 @@ export function noteResourceCheck(
 export function sortChecks(checks: CheckResult[] | undefined): void {
   checks?.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
+
+/** Records an output's preconditions as terraform's `output_value` checkable object. */
+export function noteOutputCheck(plan: StackPlan, name: string, pre: ConditionResult | 'error'): void {
+  const address = `output.${name}`;
+  const status: CheckStatus =
+    pre === 'error' ? 'error' : pre.failures.length > 0 ? 'fail' : pre.unknown > 0 ? 'unknown' : 'pass';
+  const problems = pre === 'error' ? [] : pre.failures.map((f) => f.summary);
+  (plan.checks ??= []).push({
+    kind: 'output_value',
+    address,
+    name,
+    status,
+    instances: [{ address, status, problems }],
+  });
+}

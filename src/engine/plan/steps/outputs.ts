@@ -2,7 +2,15 @@
  * Outputs at plan time, once every resource value is as known as it gets: each output's planned
  * value and its change against the state's outputs (outputs the configuration dropped are deleted).
  */
-import { ConfigError, diagnosticFromError, evaluateOutput, type OutputConfig } from '../../config';
+import {
+  checkOutputPreconditions,
+  ConfigError,
+  diagnosticFromError,
+  evaluateOutput,
+  type ConditionResult,
+  type OutputConfig,
+} from '../../config';
+import { noteOutputCheck } from '../checks';
 import { containsUnknown, isUnknown } from '../../../provider/values';
 import type { OutputChange } from '../../render/model';
 import type { PlanContext } from '../context';
@@ -37,6 +45,7 @@ function planOutput(
   o: OutputConfig,
   before: { value: unknown; sensitive: boolean } | undefined,
 ): void {
+  if (ctx.mode !== 'destroy' && !outputPreconditionsHold(ctx, o)) return;
   const value = ctx.mode === 'destroy' ? null : evaluateOutput(o, ctx.scope());
   ctx.plan.outputs.push({ name: o.name, value, sensitive: o.sensitive });
   const change: OutputChange = {
@@ -56,4 +65,22 @@ function planOutput(
     change.action = 'noop';
   }
   ctx.plan.outputChanges.push(change);
+}
+
+/**
+ * Terraform checks an output's preconditions at plan time when their values are known (unknown ones
+ * wait for the apply); a failed one fails the plan with its error message.
+ */
+function outputPreconditionsHold(ctx: PlanContext, o: OutputConfig): boolean {
+  if (o.preconditions.length === 0) return true;
+  let pre: ConditionResult;
+  try {
+    pre = checkOutputPreconditions(o, ctx.scope());
+  } catch (err) {
+    noteOutputCheck(ctx.plan, o.name, 'error');
+    throw err;
+  }
+  noteOutputCheck(ctx.plan, o.name, pre);
+  for (const d of pre.failures) ctx.fail(d);
+  return pre.failures.length === 0;
 }
