@@ -16,7 +16,7 @@ import type { RegContext } from './context';
 import { planChange } from './plan';
 import { runApply, verb } from './apply';
 import { guarded, type Redactor } from './redact';
-import { keyAttr, refreshFromList, scopeAttr } from './refresh-from-list';
+import { keyAttr, refreshFromList, scopeAttr } from '../common/refresh-from-list';
 import { errorAt, validateShape } from '../common/shape';
 
 export const AUTH_METHOD_DESCRIPTION =

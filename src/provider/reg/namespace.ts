@@ -18,7 +18,7 @@ import { linksAsState, sameLinks, toLink } from './links';
 import { planChange } from './plan';
 import { runApply, verb } from './apply';
 import { guarded } from './redact';
-import { keyAttr, refreshFromList } from './refresh-from-list';
+import { keyAttr, refreshFromList } from '../common/refresh-from-list';
 import { validateShape } from '../common/shape';
 import { waitBlocking } from './wait';
 

@@ -8,7 +8,7 @@ import type { ApplyContext, PlannedChange, State } from '../resource';
 import { DiagnosticsError } from '../values';
 import type { RegContext } from './context';
 import { deletePeering, isLive, partitionOpts, readPeering } from './peering-common';
-import { keyAttr, refreshFromList, scopeAttr } from './refresh-from-list';
+import { keyAttr, refreshFromList, scopeAttr } from '../common/refresh-from-list';
 import { runApply, verb } from './apply';
 import { guarded, type Redactor } from './redact';
 

@@ -8,6 +8,7 @@ import type { Namespace } from '../../api/sched/schemas';
 import type { ApplyContext, Config, PlannedChange, ResourceHandler, State } from '../resource';
 import { attr } from '../schema';
 import { ResourceApplyError, errorMessage } from '../common/errors';
+import { keyAttr, refreshFromList } from '../common/refresh-from-list';
 import {
   errorAt,
   hasErrors,
@@ -209,15 +210,12 @@ export class SchedNamespaceHandler implements ResourceHandler {
    * The namespace list carries every namespace whole, so one request refreshes them all; a name it
    * does not have is left to `read` (which tells a deleted namespace from one this token cannot list).
    */
-  async refreshMany(states: readonly State[]): Promise<Array<State | undefined>> {
-    if (states.length < 2) return states.map(() => undefined);
-    const listed = await this.ctx.client.namespaces.list().then(
-      (r) => new Map(r.value.map((ns) => [ns.Name, ns])),
-      () => new Map<string, Namespace>(),
-    );
-    return states.map((s) => {
-      const ns = typeof s['name'] === 'string' ? listed.get(s['name']) : undefined;
-      return ns ? stateOf(ns) : undefined;
+  refreshMany(states: readonly State[]): Promise<Array<State | undefined>> {
+    return refreshFromList<Namespace>(states, {
+      scopeOf: () => '',
+      keyOf: keyAttr('name'),
+      list: async () => new Map((await this.ctx.client.namespaces.list()).value.map((ns) => [ns.Name, ns])),
+      refresh: (ns) => stateOf(ns),
     });
   }
 

@@ -1,9 +1,9 @@
 /**
- * Refresh from listings: the registry's list endpoints answer for many objects in one request, so a plan
- * refreshes every object of a type with one listing per scope (namespace, partition) instead of a read
- * each. What a listing cannot settle (an object it does not carry, which may be hidden from this token
- * rather than gone, an index that moved, a listing that fails) is left to the object's own read, so
- * drift and deletions are still found.
+ * Refresh from listings: list endpoints (the registry's objects, the scheduler's namespaces) answer for
+ * many objects in one request, so a plan refreshes every object of a type with one listing per scope
+ * (namespace, partition) instead of a read each. What a listing cannot settle (an object it does not
+ * carry, which may be hidden from this token rather than gone, an index that moved, a listing that
+ * fails) is left to the object's own read, so drift and deletions are still found.
  */
 import type { State } from '../resource';
 
