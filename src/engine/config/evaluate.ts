@@ -120,6 +120,11 @@ export interface ConditionResult {
   unknown: number;
 }
 
+/** A set of conditions as a checkable object's status: any failed, else any unknown, else pass. */
+export function conditionStatus(res: ConditionResult): 'fail' | 'unknown' | 'pass' {
+  return res.failures.length > 0 ? 'fail' : res.unknown > 0 ? 'unknown' : 'pass';
+}
+
 /**
  * Evaluates precondition / postcondition / validation blocks. Failed ones become diagnostics whose
  * summary is the rendered error_message; unknown ones are counted, not failed.

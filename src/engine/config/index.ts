@@ -28,6 +28,7 @@ export {
 } from './errors';
 export {
   checkConditions,
+  conditionStatus,
   checkPostconditions,
   checkPreconditions,
   checkOutputPreconditions,

@@ -5,7 +5,7 @@
  */
 import type { EvalScope } from '../expressions/evaluate';
 import { markSensitive } from '../expressions/marks';
-import { checkConditions } from './evaluate';
+import { checkConditions, conditionStatus } from './evaluate';
 import { ConfigError, type ConfigDiagnostic } from './errors';
 import type { StackConfig } from './types';
 
@@ -42,8 +42,11 @@ export function checkVariables(config: StackConfig, values: Record<string, unkno
       const res = checkConditions(v.validations, scope, { address: `var.${v.name}` }, 'validation');
       for (const f of res.failures)
         out.errors.push({ ...f, summary: 'Invalid value for variable', detail: f.summary });
-      const status = res.failures.length > 0 ? 'fail' : res.unknown > 0 ? 'unknown' : 'pass';
-      out.checks.push({ name: v.name, status, problems: res.failures.map((f) => f.summary) });
+      out.checks.push({
+        name: v.name,
+        status: conditionStatus(res),
+        problems: res.failures.map((f) => f.summary),
+      });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       out.errors.push(...err.diagnostics);

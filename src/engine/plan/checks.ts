@@ -4,7 +4,7 @@
  * that has them is `unknown` unless a precondition already failed.
  */
 import type { ConditionResult, InstanceKey, ResourceConfig } from '../config';
-import { instanceAddress } from '../config';
+import { conditionStatus, instanceAddress } from '../config';
 import type { CheckInstance, CheckResult, CheckStatus, StackPlan } from './types';
 
 const PRECEDENCE: CheckStatus[] = ['error', 'fail', 'unknown', 'pass'];
@@ -14,11 +14,18 @@ export function aggregateStatus(statuses: CheckStatus[]): CheckStatus {
   return PRECEDENCE.find((s) => statuses.includes(s)) ?? 'pass';
 }
 
+/** Conditions that could not be evaluated make `error`. */
+function statusOf(pre: ConditionResult | 'error'): CheckStatus {
+  return pre === 'error' ? 'error' : conditionStatus(pre);
+}
+
+const problemsOf = (pre: ConditionResult | 'error'): string[] =>
+  pre === 'error' ? [] : pre.failures.map((f) => f.summary);
+
+/** Postconditions run only after the apply, so an instance that has them and passed so far is unknown. */
 function instanceStatus(r: ResourceConfig, pre: ConditionResult | 'error'): CheckStatus {
-  if (pre === 'error') return 'error';
-  if (pre.failures.length > 0) return 'fail';
-  if (pre.unknown > 0 || r.lifecycle.postconditions.length > 0) return 'unknown';
-  return 'pass';
+  const status = statusOf(pre);
+  return status === 'pass' && r.lifecycle.postconditions.length > 0 ? 'unknown' : status;
 }
 
 /** Records one instance's outcome of its resource's conditions (nothing when it has none). */
@@ -47,7 +54,7 @@ export function noteResourceCheck(
     address: instanceAddress(r, key),
     ...(key !== undefined ? { key } : {}),
     status: instanceStatus(r, pre),
-    problems: pre === 'error' ? [] : pre.failures.map((f) => f.summary),
+    problems: problemsOf(pre),
   };
   check.instances.push(instance);
   check.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
@@ -59,17 +66,20 @@ export function sortChecks(checks: CheckResult[] | undefined): void {
   checks?.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
+/** A checkable object that has exactly one instance: a variable, an output. */
+export function singleInstanceCheck(
+  kind: 'var' | 'output_value',
+  address: string,
+  name: string,
+  status: CheckStatus,
+  problems: string[],
+): CheckResult {
+  return { kind, address, name, status, instances: [{ address, status, problems }] };
+}
+
 /** Records an output's preconditions as terraform's `output_value` checkable object. */
 export function noteOutputCheck(plan: StackPlan, name: string, pre: ConditionResult | 'error'): void {
-  const address = `output.${name}`;
-  const status: CheckStatus =
-    pre === 'error' ? 'error' : pre.failures.length > 0 ? 'fail' : pre.unknown > 0 ? 'unknown' : 'pass';
-  const problems = pre === 'error' ? [] : pre.failures.map((f) => f.summary);
-  (plan.checks ??= []).push({
-    kind: 'output_value',
-    address,
-    name,
-    status,
-    instances: [{ address, status, problems }],
-  });
+  (plan.checks ??= []).push(
+    singleInstanceCheck('output_value', `output.${name}`, name, statusOf(pre), problemsOf(pre)),
+  );
 }

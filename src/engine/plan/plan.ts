@@ -13,9 +13,8 @@ import {
   type StackConfig,
   type VariableInputs,
 } from '../config';
-import type { VariableCheck } from '../config/variable-checks';
 import { configurationJson } from '../render/json/configuration';
-import { sortChecks } from './checks';
+import { singleInstanceCheck, sortChecks } from './checks';
 import { sortDrift } from './drift';
 import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
@@ -32,7 +31,7 @@ import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
 import { targetingPlanWarning } from './targeting';
 import { sensitiveVariableTexts } from './sensitivity';
-import type { CheckResult, StackPlan } from './types';
+import type { StackPlan } from './types';
 
 export interface PlanOptions {
   stack: string;
@@ -56,7 +55,10 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   plan.configuration = configurationJson(opts.config, opts.providers);
   const vars = resolveVariables(opts.config, opts.variables ?? {}, { validationFailures: 'report' });
   plan.diagnostics.push(...vars.diagnostics);
-  if (vars.checks.length > 0) plan.checks = vars.checks.map(variableCheckResult);
+  if (vars.checks.length > 0)
+    plan.checks = vars.checks.map((c) =>
+      singleInstanceCheck('var', `var.${c.name}`, c.name, c.status, c.problems),
+    );
   if (vars.diagnostics.some((d) => d.severity === 'error')) {
     plan.errored = true;
     return plan;
@@ -91,17 +93,6 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   const relevant = relevantAttributes(opts.config, plan);
   if (relevant.length > 0) plan.relevantAttributes = relevant;
   return plan;
-}
-
-function variableCheckResult(c: VariableCheck): CheckResult {
-  const address = `var.${c.name}`;
-  return {
-    kind: 'var',
-    address,
-    name: c.name,
-    status: c.status,
-    instances: [{ address, status: c.status, problems: c.problems }],
-  };
 }
 
 /** Resolves the import blocks' targets and IDs; false (the plan failed) when one is invalid. */
