@@ -1,5 +1,6 @@
 /** What a command reads and writes, injectable so tests run commands in-process. */
 import type { Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import type { Env } from '../api/env';
 import type { SecretSink } from './redact-io';
 
@@ -33,7 +34,9 @@ export function processIO(): CliIO {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
-    confirm: process.stdin.isTTY
+    // process.stdin's stream is built on first access (a pipe's socket, a terminal's reader): only a
+    // command that asks a question needs it. Its isTTY is exactly this.
+    confirm: isatty(0)
       ? async (question) => {
           const { createInterface } = await import('node:readline/promises');
           const rl = createInterface({ input: process.stdin, output: process.stderr });

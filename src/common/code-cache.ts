@@ -45,6 +45,9 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 
 export interface CodeCacheOptions {
   /**
+   * Set by a bin, before anything is compiled; a lazy bundle (scripts/build-bundles.js) leaves it out and
+   * runs under whatever its bin chose.
+   *
    * Compile WebAssembly with V8's baseline compiler (Liftoff) only. undici parses every HTTP response
    * with llhttp, WebAssembly; after a few responses V8 recompiles its parser, one very large
    * function, with TurboFan on another thread, which cost a short command about a third of its CPU
@@ -53,6 +56,9 @@ export interface CodeCacheOptions {
    */
   liftoffOnly?: boolean;
 }
+
+/** Whether this process compiles WebAssembly with Liftoff only: its bin said so (a flag is for good). */
+let liftoffOnly = false;
 
 /**
  * The cache file of one bundle build on this Node (V8 rejects data from another version anyway). V8
@@ -144,9 +150,12 @@ export function runWithCodeCache(
   opts: CodeCacheOptions = {},
 ): void {
   // Before compiling: V8 checks a cache against the flags it was compiled under.
-  if (opts.liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+  if (opts.liftoffOnly && !liftoffOnly) {
+    v8.setFlagsFromString('--liftoff-only');
+    liftoffOnly = true;
+  }
   const dir = codeCacheDir();
-  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash, opts);
+  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash, { liftoffOnly });
   const cached = readCache(cacheFile);
   const script = compile(bundle, cached);
   const module: BundleModule = { exports: {}, id: stub.id, filename: bundle };

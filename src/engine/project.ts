@@ -3,11 +3,12 @@
  * `cdk.tf.json` is read from there, and its state lives where its local backend says (cdktf's default
  * `terraform.<stack>.tfstate` in the project directory).
  */
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazyModule } from '../common/lazy-module';
 import {
   listSynthesizedStacks,
   parseStackConfigText,
@@ -15,6 +16,11 @@ import {
   type StackConfig,
   type SynthesizedStack,
 } from './config';
+
+// child_process (and the dgram and net servers it loads) only for synth: a plan or deploy with
+// --no-synth, and --version, start without it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const childProcess = lazyModule(() => require('node:child_process') as typeof ChildProcess);
 
 const CdktfJsonSchema = z.looseObject({
   app: z.string().min(1, 'cdktf.json: "app" must name the command that synthesizes the stacks'),
@@ -63,7 +69,7 @@ export async function synth(
 ): Promise<SynthesizedStack[]> {
   log(`Synthesizing: ${project.app}`);
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(project.app, {
+    const child = childProcess().spawn(project.app, {
       cwd: project.dir,
       shell: true,
       stdio: ['ignore', 'inherit', 'inherit'],

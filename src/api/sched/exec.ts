@@ -2,13 +2,18 @@
  * Exec in an allocation over a WebSocket (spec 4.3). Frames are JSON; byte data travels base64.
  * The socket is the only long-lived state: stdout/stderr are pull-based queues, `exited` settles once.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { lazyModule } from '../../common/lazy-module';
 import { ConnectionError, RequestValidationError, ResponseSchemaError, errorForStatus } from '../errors';
 import { formatIssuePath, type Transport } from '../transport';
 import { Channel } from './channel';
 import { seg } from './paths';
 import { ExecResponseFrameSchema, type ExecAuthFrame, type ExecRequestFrame } from './schemas';
 import { requireNonEmpty } from './validate';
+
+// ws loads https, tls and zlib at its top: the sched client is in every plan, exec in few.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const webSocket = lazyModule(() => require('ws') as typeof WebSocket);
 
 export interface ExecOptions {
   /** Command and arguments; sent as a JSON array. */
@@ -103,7 +108,7 @@ export function execAllocation(t: Transport, allocId: string, opts: ExecOptions)
 
   return new Promise<ExecSession>((resolveOpen, rejectOpen) => {
     if (opts.signal?.aborted) return rejectOpen(opts.signal.reason);
-    const ws = new WebSocket(target.url, { headers: target.headers, ...target.tls });
+    const ws = new (webSocket())(target.url, { headers: target.headers, ...target.tls });
     const stdout = new Channel<Uint8Array>();
     const stderr = new Channel<Uint8Array>();
     let opened = false;
@@ -145,7 +150,7 @@ export function execAllocation(t: Transport, allocId: string, opts: ExecOptions)
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
     const send = (frame: ExecRequestFrame | ExecAuthFrame): void => {
-      if (ws.readyState !== WebSocket.OPEN) {
+      if (ws.readyState !== ws.OPEN) {
         throw new ConnectionError('GET', shownPath, 'exec connection is not open');
       }
       ws.send(JSON.stringify(frame));
@@ -177,7 +182,7 @@ export function execAllocation(t: Transport, allocId: string, opts: ExecOptions)
       opened = true;
       if (opts.wsHandshake) send({ version: 1, auth_token: t.tokenFor(opts.token) ?? '' });
       heartbeat = setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send('{}');
+        if (ws.readyState === ws.OPEN) ws.send('{}');
       }, opts.heartbeatMs ?? 10_000);
       heartbeat.unref();
       resolveOpen(session);
@@ -245,8 +250,7 @@ export function execAllocation(t: Transport, allocId: string, opts: ExecOptions)
       exited,
       close(): void {
         finish(new ConnectionError('GET', shownPath, 'exec session closed by the client'));
-        if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
-          ws.close(NORMAL_CLOSE);
+        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(NORMAL_CLOSE);
       },
     };
   });

@@ -11,7 +11,11 @@
 import { constants } from 'node:fs';
 import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { lock as fcntlLock } from 'os-lock';
+import { lazyModule } from '../../common/lazy-module';
+
+// A native addon, resolved and opened only when a state is locked (not for --version or help).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const osLock = lazyModule(() => require('os-lock') as typeof import('os-lock'));
 
 export interface OsFileLock {
   /** The locked descriptor of the state file as it is now. */
@@ -33,7 +37,7 @@ const UNSUPPORTED = new Set(['ENOLCK', 'EOPNOTSUPP', 'ENOTSUP', 'ENOSYS', 'EINVA
 
 async function tryLock(fh: FileHandle): Promise<'ok' | 'busy' | 'unsupported'> {
   try {
-    await fcntlLock(fh.fd, { exclusive: true, immediate: true });
+    await osLock().lock(fh.fd, { exclusive: true, immediate: true });
     return 'ok';
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';

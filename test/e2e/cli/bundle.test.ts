@@ -18,10 +18,14 @@ const BENCH_CLI = path.join(REPO, 'dist/bench/engine-cli.bundle.js');
 const PLUGIN = path.join(REPO, 'dist/src/plugin/main-sched.bundle.js');
 const CODE = [
   'dist/src/cli/main',
+  'dist/src/agent/agent',
+  'dist/src/api/undici-index',
   'dist/src/plugin/main-sched',
   'dist/src/plugin/main-reg',
   'dist/bench/engine-cli',
 ];
+const cacheFiles = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : [];
 const built = existsSync(BIN) && existsSync(BENCH_CLI);
 if (!built) console.warn('skipping bundle tests: run `npm run build` first (npm ci does)');
 const maybe = built ? describe : describe.skip;
@@ -60,6 +64,48 @@ maybe('built bundles', () => {
     const job = await project.agent.sched.jobs.read('bundled-web');
     expect(job.value.Status).toBe('running');
   });
+
+  test("a deploy with no cluster address runs the agent from its own bundle, under the bin's flags", async () => {
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'code-cache-target-'));
+    try {
+      project.writeStack(
+        'app',
+        stackJson({
+          resource: { sched_job: { solo: withPath('app', 'solo', { jobspec: jobspec('solo') }) } },
+        }),
+      );
+      const env = { PATH: project.env['PATH']!, CI: '1', CDKTF_SCHED_CODE_CACHE: cache };
+      const deploy = await run(process.execPath, [BIN, 'deploy', '--no-synth', '--auto-approve'], {
+        cwd: project.dir,
+        env,
+      });
+      expect(deploy.stderr).toContain('started the embedded dev agent');
+      expect(deploy.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+      expect(cacheFiles(cache).sort()).toEqual([
+        expect.stringMatching(/^agent\.code-[0-9a-f]{16}-.*-liftoff\.v8$/),
+        expect.stringMatching(/^main\.code-[0-9a-f]{16}-.*-liftoff\.v8$/),
+      ]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  test('a plan loads neither the agent, the HTTP/2 client nor child_process', async () => {
+    const probe = path.join(project.dir, 'probe.js');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));`,
+    );
+    const plan = await run(process.execPath, ['--require', probe, BIN, 'plan', '--no-synth'], {
+      cwd: project.dir,
+      env: project.env,
+    });
+    expect(plan.stdout).toContain('Plan:');
+    const loaded = JSON.parse(plan.stderr.trim().split('\n').pop()!) as string[];
+    expect(loaded).toContain('NativeModule http');
+    for (const m of ['http2', 'tls', 'child_process', 'dgram'])
+      expect(loaded).not.toContain(`NativeModule ${m}`);
+  });
 });
 
 maybe('the bins run their bundle through a V8 code cache', () => {
@@ -71,8 +117,6 @@ maybe('the bins run their bundle through a V8 code cache', () => {
 
   const version = (env: Record<string, string>) =>
     run(process.execPath, [BIN, '--version'], { env: { ...process.env, ...env } });
-  const cacheFiles = (dir: string) =>
-    existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : [];
 
   test.each(CODE)(
     '%s.code.js is ASCII (Node decodes anything else into a two-byte string at every start)',
@@ -163,7 +207,7 @@ maybe('the bins run their bundle through a V8 code cache', () => {
 });
 
 maybe('the dev agent started from the bin', () => {
-  test('keeps the optimising WebAssembly compiler and a code cache of its own', async () => {
+  test("keeps the optimising WebAssembly compiler and code caches of its own, the agent's bundle's too", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'code-cache-dev-'));
     const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', '--registry-port', '0'], {
       env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
@@ -171,9 +215,12 @@ maybe('the dev agent started from the bin', () => {
     });
     try {
       const deadline = Date.now() + 20_000;
-      while (readdirSync(tmp).length === 0 && Date.now() < deadline)
+      while (cacheFiles(tmp).length < 2 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
-      expect(readdirSync(tmp)).toEqual([expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/)]);
+      expect(cacheFiles(tmp).sort()).toEqual([
+        expect.stringMatching(/^agent\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/),
+        expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/),
+      ]);
     } finally {
       child.kill('SIGKILL');
       rmSync(tmp, { recursive: true, force: true });
