@@ -8,6 +8,7 @@
 // between the two must not rely on class identity; the two below only hand over plain objects or
 // objects made and used on one side.
 const esbuild = require('esbuild');
+const fs = require('node:fs');
 const path = require('node:path');
 const { writeStubs } = require('./code-cache-stubs');
 
@@ -152,7 +153,19 @@ function bundle(spec) {
   });
 }
 
+/**
+ * The plugin protos parsed once here, as protobufjs's JSON, the same Root that proto-loader's `loadSync`
+ * builds (`loadProtos` in src/plugin/server.ts reads it).
+ */
+function writeProtoJson() {
+  const { PROTO_FILES, PROTO_OPTIONS, PROTO_JSON } = require(path.join(root, 'dist/src/plugin/server.js'));
+  const { loadProtosWithOptionsSync } = require('@grpc/proto-loader/build/src/util');
+  const parsed = loadProtosWithOptionsSync(PROTO_FILES, PROTO_OPTIONS);
+  fs.writeFileSync(PROTO_JSON, JSON.stringify(parsed.toJSON()));
+}
+
 async function main() {
+  writeProtoJson();
   await Promise.all([...BINS, ...LAZY].map(bundle));
   writeStubs([...BINS, ...LAZY.map((l) => ({ out: l.out, options: '{}' }))]);
 }

@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import * as protoLoader from '@grpc/proto-loader';
 import { MAGIC_COOKIE_VALUE } from '../../../src/plugin/handshake';
+import { PROTO_FILES, PROTO_OPTIONS } from '../../../src/plugin/server';
 import { createProject, jobspec, REPO, stackJson, withPath, type Project } from './helpers';
 
 const run = promisify(execFile);
@@ -203,6 +205,25 @@ maybe('the bins run their bundle through a V8 code cache', () => {
       env: { ...process.env, CDKTF_SCHED_CODE_CACHE: tmp },
     });
     expect(stdout).toBe('buildProgram,runCli');
+  });
+});
+
+maybe('the plugin protos parsed by the build', () => {
+  test('define the same services and messages as the .proto text', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const built = require(
+      path.join(REPO, 'dist/src/plugin/server.js'),
+    ) as typeof import('../../../src/plugin/server');
+    const fromJson = protoLoader.fromJSON(
+      JSON.parse(readFileSync(built.PROTO_JSON, 'utf8')),
+      built.PROTO_OPTIONS,
+    );
+    const fromText = protoLoader.loadSync(PROTO_FILES, PROTO_OPTIONS);
+    // Functions (the serializers) compare by their presence; descriptors and file descriptors by value.
+    const plain = (d: object): unknown =>
+      JSON.parse(JSON.stringify(d, (_, v: unknown) => (typeof v === 'function' ? 'function' : v)));
+    expect(Object.keys(fromJson).length).toBeGreaterThan(10);
+    expect(plain(fromJson)).toEqual(plain(fromText));
   });
 });
 
