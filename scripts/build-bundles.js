@@ -16,12 +16,13 @@ const root = path.resolve(__dirname, '..');
 
 // `dev` runs the agent for as long as it is wanted; everything else is a short client of it.
 const SHORT = '{ liftoffOnly: true }';
-const CLI = "{ liftoffOnly: process.argv[2] !== 'dev' }";
+const CLI = "{ liftoffOnly: process.argv[2] !== 'dev', variant: process.argv[2] }";
+const BENCH_CLI = '{ liftoffOnly: true, variant: process.argv[2] }';
 const BINS = [
   { entry: 'src/cli/main.ts', out: 'src/cli/main', options: CLI },
   { entry: 'src/plugin/main-sched.ts', out: 'src/plugin/main-sched', options: SHORT },
   { entry: 'src/plugin/main-reg.ts', out: 'src/plugin/main-reg', options: SHORT },
-  { entry: 'bench/engine-cli.ts', out: 'bench/engine-cli', options: SHORT },
+  { entry: 'bench/engine-cli.ts', out: 'bench/engine-cli', options: BENCH_CLI },
 ];
 
 /**

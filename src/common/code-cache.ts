@@ -55,6 +55,19 @@ export interface CodeCacheOptions {
    * agent, with RE2) keeps the optimising compiler.
    */
   liftoffOnly?: boolean;
+  /**
+   * The command this run serves (the bin's first argument). A cache holds what its first run compiled,
+   * so each command keeps its own: a plan run against the cache of a `--version` compiled most of the
+   * engine again at every start (about a tenth of a 5-job plan's CPU), and `--version` against a plan's
+   * cache deserialized the engine for nothing.
+   */
+  variant?: string;
+}
+
+/** A variant names a file only if it looks like a command or an option (never a path or a value). */
+function variantSuffix(variant: string | undefined): string {
+  const name = variant === undefined ? undefined : /^-{0,2}([a-z][a-z-]{0,31})$/.exec(variant)?.[1];
+  return name === undefined ? '' : `-${name}`;
 }
 
 /** Whether this process compiles WebAssembly with Liftoff only: its bin said so (a flag is for good). */
@@ -73,7 +86,7 @@ export function codeCacheFile(
   const flags = opts.liftoffOnly ? '-liftoff' : '';
   return path.join(
     dir,
-    `${path.basename(bundle, '.js')}-${buildHash}-${process.version}-${process.arch}${flags}.v8`,
+    `${path.basename(bundle, '.js')}-${buildHash}-${process.version}-${process.arch}${flags}${variantSuffix(opts.variant)}.v8`,
   );
 }
 
@@ -155,7 +168,13 @@ export function runWithCodeCache(
     liftoffOnly = true;
   }
   const dir = codeCacheDir();
-  const cacheFile = dir === undefined ? undefined : codeCacheFile(dir, bundle, buildHash, { liftoffOnly });
+  const cacheFile =
+    dir === undefined
+      ? undefined
+      : codeCacheFile(dir, bundle, buildHash, {
+          liftoffOnly,
+          ...(opts.variant === undefined ? {} : { variant: opts.variant }),
+        });
   const cached = readCache(cacheFile);
   const script = compile(bundle, cached);
   const module: BundleModule = { exports: {}, id: stub.id, filename: bundle };

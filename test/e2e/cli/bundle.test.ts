@@ -85,7 +85,7 @@ maybe('built bundles', () => {
       expect(deploy.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
       expect(cacheFiles(cache).sort()).toEqual([
         expect.stringMatching(/^agent\.code-[0-9a-f]{16}-.*-liftoff\.v8$/),
-        expect.stringMatching(/^main\.code-[0-9a-f]{16}-.*-liftoff\.v8$/),
+        expect.stringMatching(/^main\.code-[0-9a-f]{16}-.*-liftoff-deploy\.v8$/),
       ]);
     } finally {
       rmSync(cache, { recursive: true, force: true });
@@ -134,13 +134,27 @@ maybe('the bins run their bundle through a V8 code cache', () => {
     const [file] = cacheFiles(dir);
     // A command other than `dev` compiles WebAssembly with Liftoff only, and V8 checks the flags.
     expect(file).toMatch(
-      new RegExp(`^main\\.code-[0-9a-f]{16}-${process.version}-${process.arch}-liftoff\\.v8$`),
+      new RegExp(`^main\\.code-[0-9a-f]{16}-${process.version}-${process.arch}-liftoff-version\\.v8$`),
     );
     const written = statSync(path.join(dir, file!));
     expect(written.size).toBeGreaterThan(100_000);
     expect((await version({ CDKTF_SCHED_CODE_CACHE: dir })).stdout).toBe('0.1.0\n');
     expect(statSync(path.join(dir, file!)).mtimeMs).toBe(written.mtimeMs);
     expect(readdirSync(dir)).toEqual([file]);
+  });
+
+  test('each command keeps a cache of its own; an argument that is no command name shares one', async () => {
+    const dir = path.join(tmp, 'cache');
+    const env = { ...process.env, CDKTF_SCHED_CODE_CACHE: dir };
+    await version({ CDKTF_SCHED_CODE_CACHE: dir });
+    await run(process.execPath, [BIN, 'help'], { env });
+    await expect(run(process.execPath, [BIN, '/no/such/Command'], { env })).rejects.toMatchObject({
+      code: 1,
+    });
+    expect(cacheFiles(dir).map((f) => f.replace(/^main\.code-[0-9a-f]{16}-[^-]+-[^-]+-liftoff/, ''))).toEqual(
+      expect.arrayContaining(['-version.v8', '-help.v8', '.v8']),
+    );
+    expect(cacheFiles(dir)).toHaveLength(3);
   });
 
   test('a cache V8 rejects is compiled past and replaced', async () => {
@@ -240,7 +254,7 @@ maybe('the dev agent started from the bin', () => {
         await new Promise((r) => setTimeout(r, 100));
       expect(cacheFiles(tmp).sort()).toEqual([
         expect.stringMatching(/^agent\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/),
-        expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+\.v8$/),
+        expect.stringMatching(/^main\.code-[0-9a-f]{16}-v[\d.]+-\w+-dev\.v8$/),
       ]);
     } finally {
       child.kill('SIGKILL');
