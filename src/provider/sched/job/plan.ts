@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { ApiError, NotFoundError, ValidationError } from '../../../api/errors';
-import { JobSchema, type Job, type JobPlanResponse } from '../../../api/sched/schemas';
+import { JobSchema, type Job, type JobPlanPassedDiffResponse } from '../../../api/sched/schemas';
 import type { Config, PlannedChange, SchedulerAnnotations, State } from '../../resource';
 import { UNKNOWN, containsUnknown, type Diagnostic } from '../../values';
 import { errorMessage, isUnreachable } from '../../common/errors';
@@ -81,7 +81,7 @@ export function refOf(state: State | null): JobRef | undefined {
     : undefined;
 }
 
-function annotations(resp: JobPlanResponse): SchedulerAnnotations {
+function annotations(resp: JobPlanPassedDiffResponse): SchedulerAnnotations {
   const desired: Record<string, Record<string, number>> = {};
   for (const [group, u] of Object.entries(resp.Annotations?.DesiredTGUpdates ?? {})) {
     const counts: Record<string, number> = {};
@@ -139,9 +139,9 @@ async function planRegistration(
 ): Promise<PlannedChange> {
   const { ctx, config, settings } = input;
   const diagnostics = [...input.diagnostics];
-  let resp: JobPlanResponse;
+  let resp: JobPlanPassedDiffResponse;
   try {
-    ({ value: resp } = await ctx.client.jobs.plan(job, {
+    ({ value: resp } = await ctx.client.jobs.planPassingDiff(job, {
       diff: true,
       namespace: job.Namespace ?? undefined,
       policyOverride: settings.policyOverride,
