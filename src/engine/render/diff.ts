@@ -509,7 +509,25 @@ export function outputLines(changes: OutputChange[]): DiffLine[] {
   return out;
 }
 
+const INDENTS: string[] = [];
+
+/** Four spaces per level, made once per depth: every line of a plan asks for one. */
+export function indentOf(depth: number): string {
+  return (INDENTS[depth] ??= '    '.repeat(depth));
+}
+
+const SYM_COLUMN: Record<Sym, string> = {
+  '+': '  +',
+  '-': '  -',
+  '~': '  ~',
+  '-/+': '-/+',
+  '+/-': '+/-',
+  '<=': ' <=',
+  '.': '  .',
+  ' ': '   ',
+};
+
 /** Plain-text layout of diff lines: four spaces per level, the symbol right-aligned in three columns. */
 export function layoutLine(l: DiffLine): string {
-  return `${'    '.repeat(l.depth)}${l.sym.padStart(3)} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
+  return `${indentOf(l.depth)}${SYM_COLUMN[l.sym]} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
 }

@@ -17,13 +17,15 @@ function samePrefix(prefix: AttrPath, path: AttrPath): boolean {
   return true;
 }
 
-/** True when a listed path equals `path` or contains it. */
+/** True when a listed path equals `path` or contains it. Loops, not closures: asked for every value rendered. */
 export function covered(paths: AttrPath[], path: AttrPath): boolean {
-  return paths.some((p) => samePrefix(p, path));
+  for (const p of paths) if (samePrefix(p, path)) return true;
+  return false;
 }
 
 export function exactly(paths: AttrPath[], path: AttrPath): boolean {
-  return paths.some((p) => p.length === path.length && samePrefix(p, path));
+  for (const p of paths) if (p.length === path.length && samePrefix(p, path)) return true;
+  return false;
 }
 
 /**
