@@ -93,8 +93,11 @@ function keyText(k: string, top: boolean): string {
   return top || IDENT.test(k) ? k : JSON.stringify(k);
 }
 
+const SPACES: string[] = [];
+
 function pad(s: string, width: number): string {
-  return s + ' '.repeat(Math.max(0, width - s.length));
+  const n = Math.max(0, width - s.length);
+  return s + (SPACES[n] ??= ' '.repeat(n));
 }
 
 /** Longest common subsequence as a list of operations, by an equality. */
@@ -219,7 +222,7 @@ class DiffWriter {
       this.emit(depth, head, `${prefix}{`, forces);
       const texts = keys.map((k) => keyText(k, false));
       let width = 0;
-      for (const t of texts) if (t.length > width) width = t.length;
+      for (let i = 0; i < texts.length; i++) width = Math.max(width, texts[i]!.length);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
         path.push(k);
