@@ -5,7 +5,10 @@
  */
 import { parseStackConfig } from '../../../../src/engine/config';
 import { setConfigurationLazily } from '../../../../src/engine/plan/lazy-configuration';
+import { emptyPlan } from '../../../../src/engine/plan/context';
+import type { PlanOptions } from '../../../../src/engine/plan/plan';
 import type { StackPlan } from '../../../../src/engine/plan/types';
+import { StateFile } from '../../../../src/engine/state';
 import { configurationJson, type SchemaSource } from '../../../../src/engine/render/json/configuration';
 
 const config = parseStackConfig({
@@ -26,22 +29,10 @@ function countingSchemas(): SchemaSource & { calls: number } {
   return s;
 }
 
+/** A plan as planStack starts one (emptyPlan); the providers are not read by it. */
 function plan(): StackPlan {
-  return {
-    stack: 's',
-    mode: 'normal',
-    stateLineage: 'l',
-    stateSerial: 0,
-    configHash: 'h',
-    instances: [],
-    data: [],
-    outputs: [],
-    outputChanges: [],
-    variables: {},
-    diagnostics: [],
-    errored: false,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  };
+  const opts = { stack: 's', config, configText: '{}', state: StateFile.empty({ lineage: 'l' }) };
+  return { ...emptyPlan(opts as PlanOptions), createdAt: '2026-01-01T00:00:00.000Z' };
 }
 
 test('is not built until read, then built once', () => {
