@@ -33,11 +33,15 @@ export function printPlan(
 ): void {
   const model = { ...planModel(plan), timestamp: plan.createdAt };
   // One document per line, each naming its stack (cdktf_sched.stack), so several stacks stay apart.
-  if (format === 'json')
-    io.stdout.write(
-      `${renderJson(model, { stack: plan.stack, ...(opts.priorState ? { priorState: opts.priorState } : {}) })}\n`,
-    );
-  else if (format === 'markdown') {
+  if (format === 'json') {
+    // Read only here: a new plan builds its configuration on first read (plan/lazy-configuration).
+    const json = renderJson(model, {
+      stack: plan.stack,
+      ...(opts.priorState ? { priorState: opts.priorState } : {}),
+      configuration: plan.configuration,
+    });
+    io.stdout.write(`${json}\n`);
+  } else if (format === 'markdown') {
     io.stdout.write(
       renderMarkdown(model, {
         ...(opts.title ? { title: opts.title } : {}),

@@ -17,6 +17,7 @@ import {
   EvaluationSchema,
   JobDeregisterResponseSchema,
   JobDispatchResponseSchema,
+  JobPlanPassedDiffResponseSchema,
   JobPlanResponseSchema,
   JobRegisterResponseSchema,
   JobSchema,
@@ -33,6 +34,7 @@ import {
   type JobDeregisterResponse,
   type JobDispatchResponse,
   type JobParseRequest,
+  type JobPlanPassedDiffResponse,
   type JobPlanResponse,
   type JobRegisterRequest,
   type JobRegisterResponse,
@@ -342,15 +344,22 @@ export class JobsApi {
 
   /** `POST /v1/job/<id>/plan`: a dry run of the scheduler for `job` (path ID taken from `job.ID`). */
   async plan(job: Job, opts: PlanOptions = {}): Promise<Result<JobPlanResponse>> {
+    return this.sendPlan(job, opts, JobPlanResponseSchema);
+  }
+
+  /** {@link plan}, with the Diff checked only at its top level (JobPlanPassedDiffResponseSchema). */
+  async planPassingDiff(job: Job, opts: PlanOptions = {}): Promise<Result<JobPlanPassedDiffResponse>> {
+    return this.sendPlan(job, opts, JobPlanPassedDiffResponseSchema);
+  }
+
+  private async sendPlan<S extends z.ZodType>(
+    job: Job,
+    opts: PlanOptions,
+    schema: S,
+  ): Promise<Result<z.infer<S>>> {
     requireNonEmpty('Job.ID', job.ID);
     const body = { Job: job, Diff: opts.diff ?? false, PolicyOverride: opts.policyOverride ?? false };
-    return this.t.send(
-      'POST',
-      jobPath(job.ID, '/plan'),
-      body,
-      JobPlanResponseSchema,
-      omit(opts, 'diff', 'policyOverride'),
-    );
+    return this.t.send('POST', jobPath(job.ID, '/plan'), body, schema, omit(opts, 'diff', 'policyOverride'));
   }
 
   /** `POST /v1/job/<id>/periodic/force`: launches a periodic job now. */

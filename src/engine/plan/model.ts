@@ -68,7 +68,6 @@ export function planModel(
     ...(plan.drift ? { drift: plan.drift.map(driftChange) } : {}),
     ...(plan.relevantAttributes ? { relevantAttributes: plan.relevantAttributes } : {}),
     ...(plan.checks ? { checks: plan.checks } : {}),
-    ...(plan.configuration !== undefined ? { configuration: plan.configuration } : {}),
     variables: { values: plan.variables, sensitive: plan.sensitiveVariables ?? [] },
   };
 }

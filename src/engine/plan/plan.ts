@@ -13,8 +13,8 @@ import {
   type StackConfig,
   type VariableInputs,
 } from '../config';
-import { configurationJson } from '../render/json/configuration';
 import { singleInstanceCheck, sortChecks } from './checks';
+import { setConfigurationLazily } from './lazy-configuration';
 import { sortDrift } from './drift';
 import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
@@ -52,7 +52,7 @@ export interface PlanOptions {
 
 export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   const plan = emptyPlan(opts);
-  plan.configuration = configurationJson(opts.config, opts.providers);
+  setConfigurationLazily(plan, opts.config, opts.providers);
   const vars = resolveVariables(opts.config, opts.variables ?? {}, { validationFailures: 'report' });
   plan.diagnostics.push(...vars.diagnostics);
   if (vars.checks.length > 0)

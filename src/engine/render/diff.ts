@@ -36,6 +36,7 @@ interface Paths {
 }
 
 const NO_PATHS: Paths = { beforeSensitive: [], afterSensitive: [], afterUnknown: [], replacePaths: [] };
+const ELEMENT: Label = { elem: true };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const CONTEXT_LINES = 2;
 
@@ -56,6 +57,9 @@ function absent(v: unknown): boolean {
 /** A string holding a JSON object or array, parsed; undefined for anything else. */
 export function parseJsonStructure(s: unknown): unknown {
   if (typeof s !== 'string') return undefined;
+  // Most strings are not JSON: rule them out by their first character before trimming a copy.
+  const c = s.charCodeAt(0);
+  if (c !== 0x7b && c !== 0x5b && !/^\s/.test(s)) return undefined;
   const t = s.trim();
   if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
   try {
@@ -89,8 +93,11 @@ function keyText(k: string, top: boolean): string {
   return top || IDENT.test(k) ? k : JSON.stringify(k);
 }
 
+const SPACES: string[] = [];
+
 function pad(s: string, width: number): string {
-  return s + ' '.repeat(Math.max(0, width - s.length));
+  const n = Math.max(0, width - s.length);
+  return s + (SPACES[n] ??= ' '.repeat(n));
 }
 
 /** Longest common subsequence as a list of operations, by an equality. */
@@ -129,10 +136,19 @@ function lcs<T>(a: T[], b: T[], eq: (x: T, y: T) => boolean): ('eq' | 'del' | 'a
 }
 
 class DiffWriter {
+  /** No path lists at all (inside a jsonencode, or a plain resource): nothing to look up per value. */
+  private readonly plain: boolean;
+
   constructor(
     readonly out: DiffLine[],
     private readonly paths: Paths,
-  ) {}
+  ) {
+    this.plain =
+      paths.beforeSensitive.length === 0 &&
+      paths.afterSensitive.length === 0 &&
+      paths.afterUnknown.length === 0 &&
+      paths.replacePaths.length === 0;
+  }
 
   private emit(depth: number, sym: Sym, text: string, comment?: string): void {
     this.out.push(comment ? { depth, sym, text, comment } : { depth, sym, text });
@@ -143,7 +159,7 @@ class DiffWriter {
   }
 
   private forces(path: AttrPath): string | undefined {
-    return exactly(this.paths.replacePaths, path) ? 'forces replacement' : undefined;
+    return !this.plain && exactly(this.paths.replacePaths, path) ? 'forces replacement' : undefined;
   }
 
   changed(b: unknown, a: unknown, path: AttrPath): boolean {
@@ -152,7 +168,11 @@ class DiffWriter {
     return !deepEqual(b, a);
   }
 
-  /** Renders one side entirely: a created (`+`), destroyed (`-`) or unchanged (` `) value. */
+  /**
+   * Renders one side entirely: a created (`+`), destroyed (`-`) or unchanged (` `) value. `path` is
+   * extended and restored in place while the children are written (nothing keeps it), which spares an
+   * array per value of a large jobspec.
+   */
   whole(
     label: Label,
     v: unknown,
@@ -167,12 +187,11 @@ class DiffWriter {
     const head = opts.headSym ?? sym;
     const tail = opts.tail ?? '';
     const forces = this.forces(path);
-    const sensitive = covered(
-      side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive,
-      path,
-    );
+    const sensitive =
+      !this.plain &&
+      covered(side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive, path);
     if (sensitive) return this.emit(depth, head, `${prefix}${SENSITIVE_TEXT}${tail}${suffix}`, forces);
-    if (side === 'after' && this.unknownAt(path, v)) {
+    if (side === 'after' && (isUnknown(v) || (!this.plain && covered(this.paths.afterUnknown, path)))) {
       return this.emit(depth, head, `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
     }
     const json = parseJsonStructure(v);
@@ -190,16 +209,25 @@ class DiffWriter {
     if (Array.isArray(v)) {
       if (v.length === 0) return this.emit(depth, head, `${prefix}[]${tail}${suffix}`, forces);
       this.emit(depth, head, `${prefix}[`, forces);
-      v.forEach((e, i) => this.whole({ elem: true }, e, sym, [...path, i], depth + 1, side));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        this.whole(ELEMENT, v[i], sym, path, depth + 1, side);
+        path.pop();
+      }
       return this.emit(depth, ' ', `]${tail}${suffix}`);
     }
     if (isObj(v)) {
       const keys = Object.keys(v).sort();
       if (keys.length === 0) return this.emit(depth, head, `${prefix}{}${tail}${suffix}`, forces);
       this.emit(depth, head, `${prefix}{`, forces);
-      const width = Math.max(...keys.map((k) => keyText(k, false).length));
-      for (const k of keys) {
-        this.whole({ key: pad(keyText(k, false), width) }, v[k], sym, [...path, k], depth + 1, side);
+      const texts = keys.map((k) => keyText(k, false));
+      let width = 0;
+      for (let i = 0; i < texts.length; i++) width = Math.max(width, texts[i]!.length);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        path.push(k);
+        this.whole({ key: pad(texts[i]!, width) }, v[k], sym, path, depth + 1, side);
+        path.pop();
       }
       return this.emit(depth, ' ', `}${tail}${suffix}`);
     }
@@ -484,7 +512,25 @@ export function outputLines(changes: OutputChange[]): DiffLine[] {
   return out;
 }
 
+const INDENTS: string[] = [];
+
+/** Four spaces per level, made once per depth: every line of a plan asks for one. */
+export function indentOf(depth: number): string {
+  return (INDENTS[depth] ??= '    '.repeat(depth));
+}
+
+const SYM_COLUMN: Record<Sym, string> = {
+  '+': '  +',
+  '-': '  -',
+  '~': '  ~',
+  '-/+': '-/+',
+  '+/-': '+/-',
+  '<=': ' <=',
+  '.': '  .',
+  ' ': '   ',
+};
+
 /** Plain-text layout of diff lines: four spaces per level, the symbol right-aligned in three columns. */
 export function layoutLine(l: DiffLine): string {
-  return `${'    '.repeat(l.depth)}${l.sym.padStart(3)} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
+  return `${indentOf(l.depth)}${SYM_COLUMN[l.sym]} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
 }

@@ -48,7 +48,7 @@ export const EXTENSION_KEY = 'cdktf_sched';
 export interface JsonOptions {
   /** The state the plan was made against, rendered as prior_state (values masked). */
   priorState?: StateFile;
-  /** `configuration` instead of the plan's own (terraform's configuration representation), secrets scrubbed. */
+  /** terraform's configuration representation (plan/configuration), secrets left out; absent in old saved plans. */
   configuration?: unknown;
   /** The stack the plan is for, named in the extension (`cdktf_sched.stack`): several stacks print one document each. */
   stack?: string;
@@ -280,8 +280,7 @@ export function planJson(plan: PlanModel, opts: JsonOptions = {}): Record<string
     output_changes: outputChanges,
   };
   if (opts.priorState) doc.prior_state = priorStateJson(opts.priorState);
-  const configuration = opts.configuration ?? plan.configuration;
-  if (configuration !== undefined) doc.configuration = configuration as Json;
+  if (opts.configuration !== undefined) doc.configuration = opts.configuration as Json;
   if (plan.relevantAttributes?.length)
     doc.relevant_attributes = plan.relevantAttributes.map((a) => ({
       resource: a.resource,

@@ -126,8 +126,6 @@ export interface PlanModel {
   drift?: ResourceChange[];
   relevantAttributes?: RelevantAttribute[];
   checks?: CheckResult[];
-  /** terraform's configuration representation, already built (plan/configuration). */
-  configuration?: unknown;
   /** Input variables as the plan used them, and which of them are sensitive. */
   variables?: { values: Record<string, unknown>; sensitive: string[] };
 }

@@ -17,13 +17,21 @@ function samePrefix(prefix: AttrPath, path: AttrPath): boolean {
   return true;
 }
 
-/** True when a listed path equals `path` or contains it. */
+/**
+ * True when a listed path equals `path` or contains it. Indexed loops, no closure or iterator: asked
+ * for every value rendered, mostly before the optimizer has compiled this.
+ */
 export function covered(paths: AttrPath[], path: AttrPath): boolean {
-  return paths.some((p) => samePrefix(p, path));
+  for (let i = 0; i < paths.length; i++) if (samePrefix(paths[i]!, path)) return true;
+  return false;
 }
 
 export function exactly(paths: AttrPath[], path: AttrPath): boolean {
-  return paths.some((p) => p.length === path.length && samePrefix(p, path));
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i]!;
+    if (p.length === path.length && samePrefix(p, path)) return true;
+  }
+  return false;
 }
 
 /**

@@ -4,7 +4,15 @@
  * summary line, output changes and diagnostics. Plain lines unless `color` is set.
  */
 import { formatDiagnostic, type Diagnostic } from '../../provider/values';
-import { type DiffLine, type Sym, actionSymbol, layoutLine, outputLines, resourceLines } from './diff';
+import {
+  type DiffLine,
+  type Sym,
+  actionSymbol,
+  indentOf,
+  layoutLine,
+  outputLines,
+  resourceLines,
+} from './diff';
 import {
   type PlanModel,
   type ResourceChange,
@@ -60,7 +68,7 @@ function renderLine(l: DiffLine, st: Style): string {
   if (!st.color) return layoutLine(l);
   const comment = l.comment ? ` ${st.red(`# ${l.comment}`)}` : '';
   const text = l.text.startsWith('# (') ? st.dim(l.text) : l.text;
-  return `${'    '.repeat(l.depth)}${colorSym(l.sym, st)} ${text}${comment}`;
+  return `${indentOf(l.depth)}${colorSym(l.sym, st)} ${text}${comment}`;
 }
 
 function headline(rc: ResourceChange): string {

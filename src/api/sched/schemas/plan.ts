@@ -92,3 +92,14 @@ export const JobPlanResponseSchema = z.looseObject({
   Warnings: OptString,
 });
 export type JobPlanResponse = z.infer<typeof JobPlanResponseSchema>;
+
+/**
+ * The same answer for a caller that passes the diff on without reading into it (the engine writes it
+ * into the plan JSON as it came): the Diff must be an object, and below its top level it is kept as
+ * the server sent it. Checking the recursive diff tree field by field was most of the cost of
+ * decoding a plan answer, and a plan of many new jobs decodes one per job.
+ */
+export const JobPlanPassedDiffResponseSchema = JobPlanResponseSchema.extend({
+  Diff: z.looseObject({ Type: OptString, ID: OptString }).nullish(),
+});
+export type JobPlanPassedDiffResponse = z.infer<typeof JobPlanPassedDiffResponseSchema>;
