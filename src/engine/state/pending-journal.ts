@@ -64,7 +64,7 @@ export class PendingJournal {
       // O_APPEND: every write lands at the end, whatever else appends to the file.
       this.handle ??= open(pendingPathFor(this.statePath), 'a', 0o600);
       const fh = await this.handle;
-      await fh.appendFile(text);
+      await writeAll(fh, Buffer.from(text));
       await fh.datasync();
       for (const w of waiters) w.resolve();
     } catch (e) {
@@ -75,4 +75,9 @@ export class PendingJournal {
       for (const w of waiters) w.reject(e);
     }
   }
+}
+
+/** Writes all of `buf` (a write may take only part of it). */
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  for (let at = 0; at < buf.length;) at += (await fh.write(buf, at)).bytesWritten;
 }
