@@ -1,8 +1,8 @@
 /**
  * The pending journal of one open state (see ./pending.ts), kept open for the run. Opening, syncing and
  * closing the file once per create cost more than the create's own bookkeeping when creates start
- * ten at a time; here the descriptor stays open and appends group-commit: lines that arrive while a
- * datasync is in flight are written together and share the next one. The guarantee is unchanged: an
+ * ten at a time; here the descriptor stays open and appends group-commit: lines appended in the same
+ * turn of the event loop, or while a datasync is in flight, are written together and share one. The guarantee is unchanged: an
  * append resolves only once a datasync that followed the write of its line has completed.
  */
 import { open, type FileHandle } from 'node:fs/promises';
@@ -46,6 +46,9 @@ export class PendingJournal {
   }
 
   private async drain(): Promise<void> {
+    // Creates that start together (a walk releases a wave of them in one turn) share the first
+    // batch too, instead of the first one writing alone and the rest waiting for its datasync.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       // Lines appended while a batch is written form the next batch.
       while (this.lines.length > 0) await this.writeBatch();
