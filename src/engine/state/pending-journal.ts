@@ -2,8 +2,9 @@
  * The pending journal of one open state (see ./pending.ts), kept open for the run. Opening, syncing and
  * closing the file once per create cost more than the create's own bookkeeping when creates start
  * ten at a time; here the descriptor stays open and appends group-commit: lines appended in the same
- * turn of the event loop, or while a datasync is in flight, are written together and share one. The guarantee is unchanged: an
- * append resolves only once a datasync that followed the write of its line has completed.
+ * turn of the event loop, or while a datasync is in flight, are written together and share one. The
+ * guarantee is unchanged: an append resolves only once a datasync that followed the write of its line
+ * has completed.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { pendingPathFor, removePending, type PendingLine } from './pending';
