@@ -120,25 +120,28 @@ describe('sched_job: requests per operation', () => {
   });
 
   it('creates a job with one request per step: plan, register, evaluation, deployment, final job and allocations', async () => {
-    // A rollout the agent ends in one change (one allocation, healthy almost at once), so the deployment
-    // is read once: its first change after the evaluation is its end.
+    // A rollout the agent ends in one change (one allocation, healthy at once), so the deployment is
+    // read once: its first change after the evaluation is its end.
     const job = mockJob('counted', { count: 1, update: steady({ MinHealthyTime: 0 }) });
     let state: State | null = null;
     const requests = await requestsOf(async () => {
       ({ state } = await converge(h.job, null, jobConfig(job)));
     });
     expect(state).toMatchObject({ deployment_status: 'successful', version: 0, status: 'running' });
+    const deployment = `GET /v1/deployment/${String(state!['deployment_id'])}`;
     const evalId = requests.find((r) => r.startsWith('GET /v1/evaluation/'));
-    expect(requests).toEqual(
+    expect(requests.filter((r) => r !== deployment)).toEqual(
       [
         'POST /v1/job/counted/plan',
         'POST /v1/jobs',
         evalId,
-        `GET /v1/deployment/${String(state!['deployment_id'])}`,
         'GET /v1/job/counted',
         'GET /v1/job/counted/allocations',
       ].sort(),
     );
+    // A second read only if the machine is so slow that the first one's short wait ran out first.
+    expect(requests.filter((r) => r === deployment).length).toBeGreaterThanOrEqual(1);
+    expect(requests.filter((r) => r === deployment).length).toBeLessThanOrEqual(2);
   });
 
   it('creates a job the plan saw absent without reading it before the registration', async () => {
