@@ -8,7 +8,8 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../atomic';
 import { acquireLock, type StateLock } from '../lock';
-import { appendPending, readPending, removePending } from '../pending';
+import { readPending } from '../pending';
+import { PendingJournal } from '../pending-journal';
 import type { LocalBackendConfig } from './config';
 import { SerialGuard } from './serial-guard';
 import {
@@ -70,6 +71,7 @@ async function readIfExists(file: string): Promise<string | undefined> {
 function localStore(file: string, lock: StateLock | undefined): StateStore {
   const guard = new SerialGuard(`state file ${file}`);
   let backedUp = false;
+  const journal = new PendingJournal(file);
   return {
     description: `local state ${file}`,
     localPath: file,
@@ -90,10 +92,16 @@ function localStore(file: string, lock: StateLock | undefined): StateStore {
       backedUp = true;
       guard.wrote(meta);
     },
-    appendPending: (line) => appendPending(file, line),
+    appendPending: (line) => journal.append(line),
     readPending: () => readPending(file),
-    removePending: () => removePending(file),
-    close: async () => lock?.release(),
+    removePending: () => journal.remove(),
+    close: async () => {
+      try {
+        await journal.close();
+      } finally {
+        await lock?.release();
+      }
+    },
   };
 }
 

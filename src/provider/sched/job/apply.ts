@@ -202,16 +202,12 @@ async function registerAndWait(
       }
       throw e;
     }
-    // The stored copy tells the version the cluster gave the job; the wait follows the evaluation
-    // while it is read.
-    const stored = ctx.client.jobs
-      .read(ref.id, { namespace: ref.namespace, signal: dl.signal })
-      .then(({ value }) => {
-        report(
-          `registered job ${ref.id} version ${value.Version ?? 0}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
-        );
-        return value;
-      });
+    const stored = storedJob(ctx, ref, job, enforceIndex, dl.signal).then((value) => {
+      report(
+        `registered job ${ref.id} version ${value.Version ?? 0}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
+      );
+      return value;
+    });
     let followed: Deployment | undefined;
     if (settings.detach) await stored;
     else {
@@ -250,6 +246,23 @@ async function registerAndWait(
   } finally {
     dl.dispose();
   }
+}
+
+/**
+ * The job as the cluster stored it, for its version. Check-and-set on index 0 only lets a job through
+ * that did not exist, and a new job is version 0 (as in Nomad: a purged job starts over), so that
+ * needs no read. Otherwise the stored copy is read while the wait follows the evaluation.
+ */
+async function storedJob(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  job: Job,
+  enforceIndex: number,
+  signal: AbortSignal,
+): Promise<Job> {
+  if (enforceIndex === 0) return { ...job, Version: 0 };
+  const { value } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace, signal });
+  return value;
 }
 
 function refFromPlan(change: PlannedChange, priv: JobPrivate): JobRef | undefined {

@@ -25,6 +25,8 @@ import {
 
 /** How long one blocking query may wait before it is renewed (the deadline cuts it short anyway). */
 const BLOCK = '30s';
+/** How long the first read of a deployment waits for its first change (see deploymentOfEvaluation). */
+const FIRST_DEPLOYMENT_WAIT = '2s';
 
 export type WaitFailureKind = 'evaluation' | 'placement' | 'deployment' | 'allocations' | 'timeout';
 
@@ -63,6 +65,8 @@ export interface WaitOptions {
 
 interface Seen {
   deployment?: Deployment;
+  /** The deployment the evaluation named, before it was read. */
+  deploymentId?: string;
   allocations?: AllocationStub[];
   placementFailures?: string;
   awaitingPromotion?: boolean;
@@ -99,19 +103,20 @@ export async function waitForJob(req: WaitRequest): Promise<{ deployment?: Deplo
     held.forEach(report);
     held = undefined;
     const ev = await evaluations;
-    const first = await deploymentFor(o, ev);
+    const first = await deploymentFor(o, ev, seen);
     if (first) await followDeployment(o, first, seen, report);
     else await followAllocations(o, seen, report);
   } catch (e) {
-    if (req.deadline.expired()) throw timeoutError(req, seen);
+    if (req.deadline.expired()) throw await timeoutError(req, seen);
     throw e;
   }
-  if (req.deadline.expired()) throw timeoutError(req, seen);
+  if (req.deadline.expired()) throw await timeoutError(req, seen);
   if (req.deadline.signal.aborted) throw abortError(req.deadline.signal);
   return seen.deployment ? { deployment: seen.deployment } : {};
 }
 
-function timeoutError(o: Omit<WaitOptions, 'job' | 'version'>, seen: Seen): JobWaitError {
+async function timeoutError(o: Omit<WaitOptions, 'job' | 'version'>, seen: Seen): Promise<JobWaitError> {
+  await lookAtUnreadDeployment(o, seen);
   const parts = [`${o.operation} timed out after ${formatDuration(o.deadline.timeoutMs)}`];
   const d = seen.deployment;
   if (seen.awaitingPromotion && d) {
@@ -130,6 +135,24 @@ function timeoutError(o: Omit<WaitOptions, 'job' | 'version'>, seen: Seen): JobW
   const bad = unhealthyAllocations(seen.allocations ?? []);
   if (bad.length > 0) parts.push(`unhealthy allocations:\n${describeAllocations(bad)}`);
   return new JobWaitError(o.ctx.redact(parts.join('\n')), 'timeout');
+}
+
+/** How long the timeout message may wait for its look at a deployment the wait had not read yet. */
+const LAST_LOOK_MS = 5_000;
+
+/** The deadline ended the wait before the deployment the evaluation named was read: one last look. */
+async function lookAtUnreadDeployment(o: Omit<WaitOptions, 'job' | 'version'>, seen: Seen): Promise<void> {
+  if (seen.deployment || !seen.deploymentId) return;
+  try {
+    const { value } = await o.ctx.client.deployments.read(seen.deploymentId, {
+      namespace: o.ref.namespace,
+      signal: AbortSignal.timeout(LAST_LOOK_MS),
+    });
+    seen.deployment = value;
+    seen.awaitingPromotion = value.Status === 'running' && canaryState(value).waiting.length > 0;
+  } catch {
+    // The message goes without it.
+  }
 }
 
 /**
@@ -206,8 +229,11 @@ interface DeploymentSeen {
 async function deploymentFor(
   o: WaitOptions,
   ev: Evaluation | undefined,
+  seen: Seen,
 ): Promise<DeploymentSeen | undefined> {
   if (o.job.Type && o.job.Type !== 'service') return undefined;
+  const named = await deploymentOfEvaluation(o, ev, seen);
+  if (named) return named;
   const { value: latest, meta } = await o.ctx.client.jobs.latestDeployment(o.ref.id, {
     namespace: o.ref.namespace,
     signal: o.deadline.signal,
@@ -224,6 +250,30 @@ async function deploymentFor(
     (d) => d.JobVersion === o.version && (!ev?.DeploymentID || d.ID === ev.DeploymentID),
   );
   return found ? { deployment: found, index: listed.index } : undefined;
+}
+
+/**
+ * The deployment the evaluation names (as `nomad job run` monitors it), read once it moved past the
+ * evaluation's own index: the scheduler wrote the deployment no later than the evaluation, so the
+ * usual first answer is its next change (often its end) rather than the state it was created in.
+ * The wait is short, so a deployment still running reports soon, and a change made between the
+ * deployment and the evaluation (which a blocking read from there would not see) costs at most that.
+ */
+async function deploymentOfEvaluation(
+  o: WaitOptions,
+  ev: Evaluation | undefined,
+  seen: Seen,
+): Promise<DeploymentSeen | undefined> {
+  if (!ev?.DeploymentID || !ev.ModifyIndex) return undefined;
+  seen.deploymentId = ev.DeploymentID;
+  const { value, meta } = await o.ctx.client.deployments.read(ev.DeploymentID, {
+    namespace: o.ref.namespace,
+    index: ev.ModifyIndex,
+    wait: FIRST_DEPLOYMENT_WAIT,
+    signal: o.deadline.signal,
+  });
+  // Another registration in between can have moved the job on: then look for the version's own.
+  return value.JobVersion === o.version ? { deployment: value, index: meta.index } : undefined;
 }
 
 /**

@@ -111,8 +111,37 @@ describe('sched_job: requests per operation', () => {
       ({ state } = await converge(h.job, null, jobConfig(job)));
     });
     expect(state).toMatchObject({ deployment_status: 'successful', version: 0 });
-    expect(requests.filter((r) => r === 'GET /v1/job/fresh/deployment')).toHaveLength(1);
+    // The evaluation names the deployment: it is followed by its ID, never looked up through the job.
+    expect(requests.filter((r) => r === 'GET /v1/job/fresh/deployment')).toHaveLength(0);
+    expect(
+      requests.filter((r) => r === `GET /v1/deployment/${String(state!['deployment_id'])}`),
+    ).not.toHaveLength(0);
     expect(requests.filter((r) => r === 'GET /v1/job/fresh/allocations')).toHaveLength(1);
+  });
+
+  it('creates a job with one request per step: plan, register, evaluation, deployment, final job and allocations', async () => {
+    // A rollout the agent ends in one change (one allocation, healthy at once), so the deployment is
+    // read once: its first change after the evaluation is its end.
+    const job = mockJob('counted', { count: 1, update: steady({ MinHealthyTime: 0 }) });
+    let state: State | null = null;
+    const requests = await requestsOf(async () => {
+      ({ state } = await converge(h.job, null, jobConfig(job)));
+    });
+    expect(state).toMatchObject({ deployment_status: 'successful', version: 0, status: 'running' });
+    const deployment = `GET /v1/deployment/${String(state!['deployment_id'])}`;
+    const evalId = requests.find((r) => r.startsWith('GET /v1/evaluation/'));
+    expect(requests.filter((r) => r !== deployment)).toEqual(
+      [
+        'POST /v1/job/counted/plan',
+        'POST /v1/jobs',
+        evalId,
+        'GET /v1/job/counted',
+        'GET /v1/job/counted/allocations',
+      ].sort(),
+    );
+    // A second read only if the machine is so slow that the first one's short wait ran out first.
+    expect(requests.filter((r) => r === deployment).length).toBeGreaterThanOrEqual(1);
+    expect(requests.filter((r) => r === deployment).length).toBeLessThanOrEqual(2);
   });
 
   it('creates a job the plan saw absent without reading it before the registration', async () => {
@@ -121,8 +150,8 @@ describe('sched_job: requests per operation', () => {
       await converge(h.job, null, jobConfig(job));
     });
     // The plan saw no job: the registration's check-and-set on index 0 is the guard (job-failures.test.ts).
-    // The two reads left: the stored copy after registering, and the final state.
-    expect(requests.filter((r) => r === 'GET /v1/job/unseen')).toHaveLength(2);
+    // It made a new job, so version 0: the one read left is the final state.
+    expect(requests.filter((r) => r === 'GET /v1/job/unseen')).toHaveLength(1);
     expect(requests.filter((r) => r === 'POST /v1/jobs')).toHaveLength(1);
   });
 });
