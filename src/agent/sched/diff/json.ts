@@ -44,22 +44,55 @@ export function normalize(v: unknown): unknown {
   return v;
 }
 
-function strictEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => strictEqual(x, b[i]));
-  }
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && strictEqual(a[k], b[k]));
+/** Whether `normalize(v)` is undefined: Go's zero value, down to structs whose every field is zero. */
+function isZero(v: unknown): boolean {
+  if (v === null || v === undefined || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isObj(v)) {
+    for (const k in v) if (!isZero(v[k])) return false;
+    return true;
   }
   return false;
 }
 
-/** Equality as Go's reflect.DeepEqual sees the decoded structs (zero value == omitted). */
+/** `strictEqual(normalize(a) ?? null, normalize(b) ?? null)`, for list members. */
+function memberEqual(a: unknown, b: unknown): boolean {
+  const za = isZero(a);
+  if (za || isZero(b)) return za && isZero(b);
+  return nonZeroEqual(a, b);
+}
+
+/** Two keys' values of two structs compare equal unless exactly one of them is zero, or both differ. */
+function fieldsEqual(a: Obj, b: Obj): boolean {
+  for (const k in a) {
+    if (isZero(a[k])) continue;
+    if (!Object.hasOwn(b, k) || isZero(b[k]) || !nonZeroEqual(a[k], b[k])) return false;
+  }
+  for (const k in b) if (!isZero(b[k]) && (!Object.hasOwn(a, k) || isZero(a[k]))) return false;
+  return true;
+}
+
+/** Equality of the normalized forms of two values neither of which is zero. */
+function nonZeroEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!memberEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObj(a)) return isObj(b) && fieldsEqual(a, b);
+  return false;
+}
+
+/**
+ * Equality as Go's reflect.DeepEqual sees the decoded structs (zero value == omitted): the same answer
+ * as comparing `normalize(a)` with `normalize(b)`, without building either (a plan diffs every level of
+ * a job, and normalizing each level's whole subtree again made the diff quadratic in the job's depth).
+ */
 export function semanticEqual(a: unknown, b: unknown): boolean {
-  return strictEqual(normalize(a), normalize(b));
+  const za = isZero(a);
+  if (za || isZero(b)) return za && isZero(b);
+  return nonZeroEqual(a, b);
 }
 
 /** A stable identity for a value, standing in for Nomad's hashstructure hash of a set member. */
