@@ -8,7 +8,8 @@
 import { Tokenization } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import type { Config, Provider, ProviderFactory } from '../src/provider/resource';
+import { PROVIDER_FACTORIES } from '../src/engine/providers';
+import type { Config, Provider } from '../src/provider/resource';
 import { UNKNOWN, type Diagnostic } from '../src/provider/values';
 import { isToken } from './spec-rules';
 
@@ -89,23 +90,29 @@ export function diagnosticMessages(
     });
 }
 
-const configured = new WeakMap<ProviderFactory, Provider>();
+/** The providers whose handlers this library validates with, by name. */
+export type ValidatingProvider = 'sched' | 'reg';
+
+const configured = new Map<ValidatingProvider, Provider>();
 
 /**
  * The provider's handlers, configured with defaults only for their static `validate()`: no client
- * call happens (connections open on the first request).
+ * call happens (connections open on the first request). Loaded at the first validation, not with the
+ * constructs: an app of scheduler resources never loads the registry's provider, client and schemas.
  */
-function handlersOf(factory: ProviderFactory): Provider {
-  let p = configured.get(factory);
+function handlersOf(name: ValidatingProvider): Provider {
+  let p = configured.get(name);
   if (!p) {
-    p = factory.configure({}, {});
-    configured.set(factory, p);
+    const factory = PROVIDER_FACTORIES[name];
+    if (!factory) throw new Error(`no provider named ${name}`);
+    p = factory().configure({}, {});
+    configured.set(name, p);
   }
   return p;
 }
 
 export interface ValidatedResource {
-  readonly factory: ProviderFactory;
+  readonly provider: ValidatingProvider;
   readonly typeName: string;
   /** The snake_case attributes the resource synthesizes (tokens included). */
   attributes(): Record<string, unknown>;
@@ -115,8 +122,8 @@ export interface ValidatedResource {
 export function addHandlerValidation(scope: IConstruct, r: ValidatedResource): void {
   scope.node.addValidation({
     validate: () => {
-      const handler = handlersOf(r.factory).resources[r.typeName];
-      if (!handler) return [`no handler for ${r.typeName} in the ${r.factory.name} provider`];
+      const handler = handlersOf(r.provider).resources[r.typeName];
+      if (!handler) return [`no handler for ${r.typeName} in the ${r.provider} provider`];
       const config = asHandlerValue(r.attributes()) as Config;
       return diagnosticMessages(handler.shape, handler.validate(config));
     },
