@@ -8,9 +8,9 @@
 import { Tokenization } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import { PROVIDER_FACTORIES } from '../src/engine/providers';
-import type { Config, Provider } from '../src/provider/resource';
+import type { Config } from '../src/provider/resource';
 import { UNKNOWN, type Diagnostic } from '../src/provider/values';
+import { handlersOf, type ValidatingProvider } from './handlers';
 import { isToken } from './spec-rules';
 
 /** Attribute values as a handler sees them: tokens become UNKNOWN, unset attributes disappear. */
@@ -88,27 +88,6 @@ export function diagnosticMessages(
       const rule = d.detail ?? d.summary;
       return d.path && d.path.length > 0 ? `${propPath(shape, d.path)}: ${rule}` : rule;
     });
-}
-
-/** The providers whose handlers this library validates with, by name. */
-export type ValidatingProvider = 'sched' | 'reg';
-
-const configured = new Map<ValidatingProvider, Provider>();
-
-/**
- * The provider's handlers, configured with defaults only for their static `validate()`: no client
- * call happens (connections open on the first request). Loaded at the first validation, not with the
- * constructs: an app of scheduler resources never loads the registry's provider, client and schemas.
- */
-function handlersOf(name: ValidatingProvider): Provider {
-  let p = configured.get(name);
-  if (!p) {
-    const factory = PROVIDER_FACTORIES[name];
-    if (!factory) throw new Error(`no provider named ${name}`);
-    p = factory().configure({}, {});
-    configured.set(name, p);
-  }
-  return p;
 }
 
 export interface ValidatedResource {
