@@ -4,7 +4,6 @@
  * attribute is sensitive in the provider schema, and synth errors name fields, never values.
  */
 import type { Construct } from 'constructs';
-import { regProvider } from '../src/provider/reg/provider';
 import { AclAuthMethod, type AclAuthMethodConfig } from './generated/reg/acl-auth-method';
 import { canonicalJson, escapeTemplate } from './terraform-text';
 import { addHandlerValidation } from './validation';
@@ -27,7 +26,7 @@ export class AuthMethod extends AclAuthMethod {
       config: typeof config === 'string' ? escapeTemplate(config) : canonicalJson(config),
     });
     addHandlerValidation(this, {
-      factory: regProvider,
+      provider: 'reg',
       typeName: 'reg_acl_auth_method',
       attributes: () => this.synthesizeAttributes(),
     });

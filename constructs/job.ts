@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Lazy } from 'cdktf';
 import type { Construct } from 'constructs';
-import { schedProvider } from '../src/provider/sched/provider';
 import { UNKNOWN } from '../src/provider/values';
 import { Job as JobResource, type JobConfig } from './generated/sched/job';
 import { ValidJobSpecSchema } from './job-rules';
@@ -75,7 +74,7 @@ export class Job extends JobResource {
       this.jobspec = escapeTemplate(jobspec);
     }
     addHandlerValidation(this, {
-      factory: schedProvider,
+      provider: 'sched',
       typeName: 'sched_job',
       attributes: () => this.handlerAttributes(),
     });

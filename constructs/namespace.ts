@@ -3,8 +3,6 @@
  * the generated resources with the providers' rules checked at synth.
  */
 import type { Construct } from 'constructs';
-import { regProvider } from '../src/provider/reg/provider';
-import { schedProvider } from '../src/provider/sched/provider';
 import {
   Namespace as RegNamespaceResource,
   type NamespaceConfig as RegNamespaceConfig,
@@ -21,7 +19,7 @@ export class SchedNamespace extends SchedNamespaceResource {
   constructor(scope: Construct, id: string, props: SchedNamespaceConfig) {
     super(scope, id, props);
     addHandlerValidation(this, {
-      factory: schedProvider,
+      provider: 'sched',
       typeName: 'sched_namespace',
       attributes: () => this.synthesizeAttributes(),
     });
@@ -32,7 +30,7 @@ export class RegNamespace extends RegNamespaceResource {
   constructor(scope: Construct, id: string, props: RegNamespaceConfig) {
     super(scope, id, props);
     addHandlerValidation(this, {
-      factory: regProvider,
+      provider: 'reg',
       typeName: 'reg_namespace',
       attributes: () => this.synthesizeAttributes(),
     });

@@ -3,7 +3,6 @@
  * provider schema); pass it to a `Peering` on the other registry, or to an output with `sensitive: true`.
  */
 import type { Construct } from 'constructs';
-import { regProvider } from '../src/provider/reg/provider';
 import { PeeringToken as PeeringTokenResource, type PeeringTokenConfig } from './generated/reg/peering-token';
 import { addHandlerValidation } from './validation';
 
@@ -13,7 +12,7 @@ export class PeeringToken extends PeeringTokenResource {
   constructor(scope: Construct, id: string, props: PeeringTokenProps) {
     super(scope, id, props);
     addHandlerValidation(this, {
-      factory: regProvider,
+      provider: 'reg',
       typeName: 'reg_peering_token',
       attributes: () => this.synthesizeAttributes(),
     });

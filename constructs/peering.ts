@@ -3,7 +3,6 @@
  * peer's `PeeringToken` construct, whose (sensitive) output is then referenced.
  */
 import type { Construct } from 'constructs';
-import { regProvider } from '../src/provider/reg/provider';
 import { Peering as PeeringResource, type PeeringConfig } from './generated/reg/peering';
 import { PeeringToken } from './peering-token';
 import { addHandlerValidation } from './validation';
@@ -21,7 +20,7 @@ export class Peering extends PeeringResource {
       peeringToken: peeringToken instanceof PeeringToken ? peeringToken.peeringToken : peeringToken,
     });
     addHandlerValidation(this, {
-      factory: regProvider,
+      provider: 'reg',
       typeName: 'reg_peering',
       attributes: () => this.synthesizeAttributes(),
     });

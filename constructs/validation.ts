@@ -8,8 +8,9 @@
 import { Tokenization } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import type { Config, Provider, ProviderFactory } from '../src/provider/resource';
+import type { Config } from '../src/provider/resource';
 import { UNKNOWN, type Diagnostic } from '../src/provider/values';
+import { handlersOf, type ValidatingProvider } from './handlers';
 import { isToken } from './spec-rules';
 
 /** Attribute values as a handler sees them: tokens become UNKNOWN, unset attributes disappear. */
@@ -89,23 +90,8 @@ export function diagnosticMessages(
     });
 }
 
-const configured = new WeakMap<ProviderFactory, Provider>();
-
-/**
- * The provider's handlers, configured with defaults only for their static `validate()`: no client
- * call happens (connections open on the first request).
- */
-function handlersOf(factory: ProviderFactory): Provider {
-  let p = configured.get(factory);
-  if (!p) {
-    p = factory.configure({}, {});
-    configured.set(factory, p);
-  }
-  return p;
-}
-
 export interface ValidatedResource {
-  readonly factory: ProviderFactory;
+  readonly provider: ValidatingProvider;
   readonly typeName: string;
   /** The snake_case attributes the resource synthesizes (tokens included). */
   attributes(): Record<string, unknown>;
@@ -115,8 +101,8 @@ export interface ValidatedResource {
 export function addHandlerValidation(scope: IConstruct, r: ValidatedResource): void {
   scope.node.addValidation({
     validate: () => {
-      const handler = handlersOf(r.factory).resources[r.typeName];
-      if (!handler) return [`no handler for ${r.typeName} in the ${r.factory.name} provider`];
+      const handler = handlersOf(r.provider).resources[r.typeName];
+      if (!handler) return [`no handler for ${r.typeName} in the ${r.provider} provider`];
       const config = asHandlerValue(r.attributes()) as Config;
       return diagnosticMessages(handler.shape, handler.validate(config));
     },

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// npm runs `prepare` after `npm ci`, and again when `npx cdktf-sched ...` is run in this repository: npm 11
-// installs a project whose own bin is asked for into npx's cache (a link to this directory), running
-// `prepare` there. That second build cost about 9 s of the first deploy on a fresh clone. The build is
-// skipped when dist/ was built from exactly the files it is built from now; `npm run build` always builds.
+// npm runs `prepare` after `npm ci`, and again when `npx cdktf-sched ...` is run in this repository: npm's
+// npx, asked for a bin that the project's own package.json declares, installs the project into npx's
+// cache (a link to this directory) before it looks at node_modules/.bin, running `prepare` there on the
+// first such run. That run only needs the CLI that is built already: it neither builds nor links bins
+// (npx links them in its cache). Otherwise the build is skipped when dist/ was built from exactly the
+// files it is built from now; `npm run build` always builds.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,6 +47,8 @@ function run(command, args) {
 }
 
 function main() {
+  // npm_command is the npm command whose lifecycle runs this script: `exec` for npx.
+  if (process.env.npm_command === 'exec' && binsBuilt()) return;
   const upToDate =
     binsBuilt() && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === inputsDigest();
   if (upToDate) {

@@ -16,6 +16,7 @@ import {
   ServerError,
 } from './errors';
 import { dialectFor, type Dialect } from './dialect';
+import { formatIssuePath } from './issue-path';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
 import { Pool } from './undici';
@@ -28,6 +29,8 @@ import {
   type Flavor,
   type ServiceKind,
 } from './env';
+
+export { formatIssuePath };
 
 export type { Flavor, ServiceKind } from './env';
 
@@ -162,16 +165,6 @@ function acquirePool(
   }
   entry.refs++;
   return { key: poolKey, pool: entry.pool, connect };
-}
-
-/** Turns a zod issue path into `TaskGroups[0].Tasks[1].Config` form. */
-export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { StackConfig, SynthesizedStack, VariableInputs } from '../engine/config';
-import { needsDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
+import { needsDevAgent, preloadDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { orderByDependencies, orderForDestroy } from '../engine/stack-order';
@@ -160,7 +160,14 @@ export async function prepare(
 ): Promise<StackRun> {
   const project = loadProject(path.resolve(io.cwd, o.app ?? '.'));
   const log = (line: string): void => void io.stderr.write(`${line}\n`);
-  const all = o.synth === false ? await stacksOf(project) : await synth(project, log, io.env);
+  let all: SynthesizedStack[];
+  if (o.synth === false) all = await stacksOf(project);
+  else {
+    const synthesized = synth(project, log, io.env);
+    // The app runs in its own process: this one is idle until it exits.
+    if (o.devAgent !== false) preloadDevAgent(io.env);
+    all = await synthesized;
+  }
   const stacks =
     o.stack || !opts.all
       ? [selectStack(all, o.stack)]

@@ -45,6 +45,19 @@ export function needsDevAgent(configs: StackConfig[], env: Env): boolean {
   return false;
 }
 
+/**
+ * Before the synth, when no stack is known yet: loads the agent's code if the environment names no
+ * address for one of the services, so that it is loaded while the app synthesizes, not after. Only a
+ * guess (a provider may carry its own address), so it loads and never starts anything.
+ */
+export function preloadDevAgent(env: Env): void {
+  const services: ServiceKind[] = ['scheduler', 'registry'];
+  const unaddressed = services.some((service) =>
+    (['sched', 'nomad'] as const).every((flavor) => !env[envNames(service, flavor).address]),
+  );
+  if (unaddressed) loadAgent();
+}
+
 export async function startDevTarget(
   projectDir: string,
   env: Env,

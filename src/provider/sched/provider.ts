@@ -7,13 +7,14 @@ import type { Config, Provider, ProviderFactory } from '../resource';
 import { connectionShape, resolveConnection, validateConnection } from '../common/connection';
 import { redactor } from '../common/errors';
 import { knownString } from '../common/shape';
-import { SchedAllocationsDataSource, schedAllocationsDataShape } from '../data/sched-allocations';
-import { SchedDeploymentDataSource, schedDeploymentDataShape } from '../data/sched-deployment';
-import { SchedJobDataSource, schedJobDataShape } from '../data/sched-job';
+import { schedAllocationsDataShape } from '../data/sched-allocations';
+import { schedDeploymentDataShape } from '../data/sched-deployment';
+import { schedJobDataShape } from '../data/sched-job';
 import type { SchedProviderContext } from './context';
-import { JOB_DESCRIPTION, SchedJobHandler } from './job';
+import { schedHandlers } from './handlers';
+import { JOB_DESCRIPTION } from './job';
 import { jobShape } from './job/schema';
-import { NAMESPACE_DESCRIPTION, SchedNamespaceHandler, namespaceShape } from './namespace';
+import { NAMESPACE_DESCRIPTION, namespaceShape } from './namespace';
 
 export const schedProviderShape = connectionShape('scheduler');
 
@@ -31,19 +32,7 @@ export const schedProvider: ProviderFactory = {
       defaults: { namespace: conn.namespace, region: conn.region },
       redact: redactor([conn.token, knownString(config['key_pem'])]),
     };
-    return {
-      name: 'sched',
-      resources: {
-        sched_job: new SchedJobHandler(ctx),
-        sched_namespace: new SchedNamespaceHandler(ctx),
-      },
-      dataSources: {
-        sched_job: new SchedJobDataSource(ctx),
-        sched_allocations: new SchedAllocationsDataSource(ctx),
-        sched_deployment: new SchedDeploymentDataSource(ctx),
-      },
-      close: () => client.close(),
-    };
+    return { name: 'sched', ...schedHandlers(ctx), close: () => client.close() };
   },
   resourceShapes: {
     sched_job: { description: JOB_DESCRIPTION, shape: jobShape, version: 0 },

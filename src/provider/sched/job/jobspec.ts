@@ -5,7 +5,7 @@
  */
 import { neutralJob } from '../../../api/dialect/nomad-jobspec';
 import { copyJson } from '../../../api/json-copy';
-import { formatIssuePath } from '../../../api/transport';
+import { formatIssuePath } from '../../../api/issue-path';
 import { JobSchema, type Job } from '../../../api/sched/schemas';
 import type { SchedClient } from '../../../api/sched/client';
 import { ValidationError } from '../../../api/errors';
