@@ -46,10 +46,12 @@ export { sourceOf } from './json-expr';
 export {
   listSynthesizedStacks,
   loadStackConfig,
+  readStackConfig,
   parseStackConfigText,
   localStatePath,
   ManifestSchema,
   type Manifest,
+  type ReadStackConfig,
   type SynthesizedStack,
 } from './load';
 export {
