@@ -12,6 +12,31 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A new object with the block's attributes and then its nested blocks in schema order, each null until
+ * set (the callers set every one). V8 turns an object given more than a dozen properties one by one
+ * under computed names into a hash table: about 1.4 KB for a job's 26 attributes, 16 MB of a plan of
+ * 10,000 that keeps one per instance. A copy of one object keeps its compact layout and shares it with
+ * the other copies, as long as no copy gains a property (nested blocks are in the shape for that) and
+ * no field meets a kind of value it has not held (the shape's fields have held every kind).
+ */
+function attributeRecord(block: TerraformBlock): Obj {
+  let shape = shapes.get(block);
+  if (!shape) {
+    shape = recordShape([...Object.keys(block.attributes ?? {}), ...Object.keys(block.block_types ?? {})]);
+    shapes.set(block, shape);
+  }
+  return { ...shape };
+}
+
+const shapes = new WeakMap<TerraformBlock, Obj>();
+
+function recordShape(names: string[]): Obj {
+  const shape: Obj = Object.fromEntries(names.map((name) => [name, null]));
+  for (const name of names) for (const v of [0, 0.5, '', {}, null]) shape[name] = v;
+  return shape;
+}
+
 /** Null, "", [] and {}: values an unset argument and the cluster's empty value share. */
 export function isEmptyValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return true;
@@ -64,7 +89,7 @@ function conformBlocks(
  * configuration taken from the configuration (unknowns included).
  */
 export function conformPlanned(block: TerraformBlock, planned: Obj, config: Obj): Obj {
-  const out: Obj = {};
+  const out = attributeRecord(block);
   for (const name of Object.keys(block.attributes ?? {})) {
     const c = config[name] ?? null;
     out[name] = configDriven(block, name, c) ? c : (planned[name] ?? null);
@@ -90,7 +115,7 @@ function settled(v: unknown): unknown {
  * attributes as the handler found them, and no unknown value left anywhere.
  */
 export function conformApplied(block: TerraformBlock, state: Obj, planned: Obj): Obj {
-  const out: Obj = {};
+  const out = attributeRecord(block);
   for (const name of Object.keys(block.attributes ?? {})) {
     const p = planned[name] ?? null;
     const keep = configDriven(block, name, p) && !isUnknown(p);
