@@ -40,13 +40,19 @@ export class BatchRefresh {
 
   constructor(private readonly input: BatchRefreshInput) {}
 
-  /** The instance's refreshed object when its type's batch could tell it; undefined: read it on its own. */
+  /**
+   * The instance's refreshed object when its type's batch could tell it; undefined: read it on its own.
+   * Taken once (a plan refreshes each instance once), so the batch does not hold every prior to the end.
+   */
   async lookup(key: BatchKey, address: string): Promise<Batched | undefined> {
     if (!key.handler.refreshMany) return undefined;
     const id = `${key.providerAddr}\u0000${key.type}`;
     let batch = this.batches.get(id);
     if (!batch) this.batches.set(id, (batch = this.run(key)));
-    return (await batch).get(address);
+    const found = await batch;
+    const entry = found.get(address);
+    found.delete(address);
+    return entry;
   }
 
   private async run(key: BatchKey): Promise<Batch> {
