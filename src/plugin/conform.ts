@@ -23,13 +23,22 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 function attributeRecord(block: TerraformBlock): Obj {
   let shape = shapes.get(block);
   if (!shape) {
-    shape = recordShape([...Object.keys(block.attributes ?? {}), ...Object.keys(block.block_types ?? {})]);
+    shape = recordShape([...attributeNames(block), ...Object.keys(block.block_types ?? {})]);
     shapes.set(block, shape);
   }
   return { ...shape };
 }
 
 const shapes = new WeakMap<TerraformBlock, Obj>();
+
+/** The block's attribute names, listed once per block (each instance of a plan asks several times). */
+export function attributeNames(block: TerraformBlock): readonly string[] {
+  let names = attributeLists.get(block);
+  if (!names) attributeLists.set(block, (names = Object.keys(block.attributes ?? {})));
+  return names;
+}
+
+const attributeLists = new WeakMap<TerraformBlock, readonly string[]>();
 
 function recordShape(names: string[]): Obj {
   const shape: Obj = Object.fromEntries(names.map((name) => [name, null]));
@@ -90,7 +99,7 @@ function conformBlocks(
  */
 export function conformPlanned(block: TerraformBlock, planned: Obj, config: Obj): Obj {
   const out = attributeRecord(block);
-  for (const name of Object.keys(block.attributes ?? {})) {
+  for (const name of attributeNames(block)) {
     const c = config[name] ?? null;
     out[name] = configDriven(block, name, c) ? c : (planned[name] ?? null);
   }
@@ -116,13 +125,16 @@ function settled(v: unknown): unknown {
  */
 export function conformApplied(block: TerraformBlock, state: Obj, planned: Obj): Obj {
   const out = attributeRecord(block);
-  for (const name of Object.keys(block.attributes ?? {})) {
-    const p = planned[name] ?? null;
-    const keep = configDriven(block, name, p) && !isUnknown(p);
-    out[name] = settleUnknowns(keep ? p : (state[name] ?? null));
-  }
+  for (const name of attributeNames(block)) out[name] = appliedAttribute(block, name, state, planned);
   conformBlocks(block, out, planned, state, (inner, v, p) => conformApplied(inner, v, p));
   return out;
+}
+
+/** One attribute of what conformApplied returns (never undefined). */
+export function appliedAttribute(block: TerraformBlock, name: string, state: Obj, planned: Obj): unknown {
+  const p = planned[name] ?? null;
+  const keep = configDriven(block, name, p) && !isUnknown(p);
+  return settleUnknowns(keep ? p : (state[name] ?? null));
 }
 
 /**
@@ -131,7 +143,7 @@ export function conformApplied(block: TerraformBlock, state: Obj, planned: Obj):
  */
 export function conformRefreshed(block: TerraformBlock, state: Obj, prior: Obj): Obj {
   const out: Obj = { ...state };
-  for (const name of Object.keys(block.attributes ?? {})) {
+  for (const name of attributeNames(block)) {
     if (isEmptyValue(state[name]) && isEmptyValue(prior[name])) out[name] = prior[name] ?? null;
   }
   for (const [name, nested] of Object.entries(block.block_types ?? {})) {

@@ -4,7 +4,7 @@
  * are checked again once known. Messages never quote the offending value, so a sensitive one cannot leak.
  */
 import type { z } from 'zod';
-import { metaOf } from '../schema';
+import { metaOf, type AttrMeta } from '../schema';
 import { containsUnknown, isUnknown, type AttrPath, type Diagnostic } from '../values';
 
 export function errorAt(path: AttrPath, summary: string, detail?: string): Diagnostic {
@@ -26,6 +26,28 @@ export interface ShapeCheckOptions {
   allowComputed?: boolean;
 }
 
+interface ShapeEntry {
+  name: string;
+  schema: z.ZodType;
+  meta: AttrMeta;
+}
+
+/**
+ * A shape's attributes with their metadata, listed once per shape: every instance of a plan is
+ * validated against the same shape, and listing it each time was most of what validating an unchanged
+ * job allocated.
+ */
+function entriesOf(shape: Record<string, z.ZodType>): ShapeEntry[] {
+  let entries = shapeEntries.get(shape);
+  if (!entries) {
+    entries = Object.entries(shape).map(([name, schema]) => ({ name, schema, meta: metaOf(schema) }));
+    shapeEntries.set(shape, entries);
+  }
+  return entries;
+}
+
+const shapeEntries = new WeakMap<Record<string, z.ZodType>, ShapeEntry[]>();
+
 /** Diagnostics for `config` against `shape`; empty when it is valid as far as it is known. */
 export function validateShape(
   shape: Record<string, z.ZodType>,
@@ -36,8 +58,7 @@ export function validateShape(
   for (const name of Object.keys(config)) {
     if (!(name in shape)) out.push(errorAt([name], `Unsupported argument "${name}"`));
   }
-  for (const [name, schema] of Object.entries(shape)) {
-    const meta = metaOf(schema);
+  for (const { name, schema, meta } of entriesOf(shape)) {
     const value = config[name];
     if (value === undefined || value === null) {
       if (meta.required) out.push(errorAt([name], `Missing required argument "${name}"`));
