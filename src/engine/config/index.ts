@@ -65,6 +65,7 @@ export {
   assembleResourceValue,
   createStackScope,
   instanceScope,
+  stackPaths,
   type InstanceContext,
   type StackScopeOptions,
 } from './scope';
