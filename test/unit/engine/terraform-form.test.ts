@@ -3,8 +3,7 @@
  * `meta` optional, `id` computed): unset arguments null as terraform records them, and a state an older
  * engine wrote with "" rewritten when the plan changes nothing.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { heapAfterGc as heap } from '../../helpers/heap';
 import { recordForm, recordedState } from '../../../src/engine/terraform-form';
 import { jobShape } from '../../../src/provider/sched/job/schema';
 import { namespaceShape } from '../../../src/provider/sched/namespace';
@@ -48,13 +47,6 @@ describe('recorded state', () => {
 });
 
 describe('memory', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = (): number => {
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-
   it('keeps the recorded form of many instances compact (a plan holds one per instance)', () => {
     const jobBlock = terraformBlock(jobShape);
     const config = (i: number): Record<string, unknown> => ({ jobspec: `{"ID":"job-${i}"}` });

@@ -1,8 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { heapAfterGc as heap } from '../../../helpers/heap';
 import { StateFile, StateFileError, StateMoveError } from '../../../../src/engine/state/state-file';
 import { providerConfigAddress } from '../../../../src/engine/state/format';
 
@@ -303,13 +302,6 @@ describe('StateFile', () => {
 });
 
 describe('StateFile memory', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = (): number => {
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-
   it('holds a large state without a structure of its own per resource', () => {
     const n = 10_000;
     const text = JSON.stringify({

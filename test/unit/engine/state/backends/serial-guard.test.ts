@@ -1,9 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { SerialGuard, metaOf } from '../../../../../src/engine/state/backends/serial-guard';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { heapAfterGc } from '../../../../helpers/heap';
 
 const LINEAGE = '0f6a4b1e-5d2c-4e8a-9b7f-3c1d2e4f5a6b';
 
@@ -13,10 +9,7 @@ function bigStateText(mb: number): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-function heapMB(): number {
-  gc();
-  return process.memoryUsage().heapUsed / 1e6;
-}
+const heapMB = (): number => heapAfterGc() / 1e6;
 
 test('metaOf reads lineage and serial', () => {
   expect(metaOf(bigStateText(1))).toEqual({ lineage: LINEAGE, serial: 7 });
