@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import {
+  configTextHash,
   listSynthesizedStacks,
   parseStackConfigText,
   localStatePath,
@@ -107,7 +108,11 @@ export function selectStack(stacks: SynthesizedStack[], name: string | undefined
 export interface LoadedStack {
   stack: SynthesizedStack;
   config: StackConfig;
-  configText: string;
+  /**
+   * The hash of cdk.tf.json's text (configTextHash), all a plan and a saved plan's check need of it:
+   * the text itself is not kept for the run (5 MB for 10,000 resources).
+   */
+  configHash: string;
   statePath: string;
 }
 
@@ -122,5 +127,5 @@ export async function loadStack(
   const statePath =
     localStatePath(config, stack.workingDirectory) ??
     path.join(project.dir, `terraform.${stack.name}.tfstate`);
-  return { stack, config, configText, statePath };
+  return { stack, config, configHash: configTextHash(configText), statePath };
 }

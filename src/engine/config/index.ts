@@ -48,6 +48,7 @@ export {
   loadStackConfig,
   readStackConfig,
   parseStackConfigText,
+  configTextHash,
   localStatePath,
   ManifestSchema,
   type Manifest,
