@@ -16,6 +16,7 @@ import {
   withStack,
   type StackOptions,
 } from './stack-command';
+import { createHash } from 'node:crypto';
 
 interface DeployOptions extends StackOptions {
   autoApprove?: boolean;
@@ -118,7 +119,7 @@ async function applySaved(io: CliIO, file: string, o: DeployOptions): Promise<vo
           stack: s.loaded.stack.name,
           lineage: s.state.lineage,
           serial: s.state.serial,
-          configHash: s.loaded.configHash,
+          configHash: createHash('sha256').update(s.loaded.configText).digest('hex'),
         });
         const result = await applyWithProgress(io, s, plan, o.parallelism);
         printApplySummary(io, result, plan.mode === 'destroy' ? 'Destroy' : 'Apply');

@@ -211,8 +211,11 @@ export async function withStack<T>(
   fn: (s: StackSession) => Promise<T>,
   io: CliIO,
 ): Promise<T> {
+  const config = run.configs.get(stack);
+  // Taken once: a second session of the stack in this command reads the file again.
+  run.configs.delete(stack);
   const session = await openStack(run.project, stack, {
-    ...takeConfig(run, stack),
+    ...(config ? { config } : {}),
     operation,
     env: run.env,
     workspace: run.workspace,
@@ -226,27 +229,17 @@ export async function withStack<T>(
   }
 }
 
-/**
- * The configuration prepare read for the stack, taken once (a second session of the stack in this
- * command reads the file again); not held in a variable of withStack, which lasts the whole session.
- */
-function takeConfig(run: StackRun, stack: SynthesizedStack): { config?: ReadStackConfig } {
-  const config = run.configs.get(stack);
-  run.configs.delete(stack);
-  return config ? { config } : {};
-}
-
 /** What every plan of an open stack starts from: its configuration, its state, its providers and variables. */
 export function stackPlanInput(
   run: StackRun,
   stack: SynthesizedStack,
   s: StackSession,
   o: StackOptions,
-): Pick<PlanOptions, 'stack' | 'config' | 'configHash' | 'state' | 'providers' | 'variables'> {
+): Pick<PlanOptions, 'stack' | 'config' | 'configText' | 'state' | 'providers' | 'variables'> {
   return {
     stack: stack.name,
     config: s.loaded.config,
-    configHash: s.loaded.configHash,
+    configText: s.loaded.configText,
     state: s.state,
     providers: s.providers,
     variables: stackVariables(o, { env: run.env, appDir: run.project.dir }, s.loaded.config),

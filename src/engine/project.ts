@@ -9,7 +9,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  configTextHash,
   listSynthesizedStacks,
   parseStackConfigText,
   localStatePath,
@@ -108,11 +107,7 @@ export function selectStack(stacks: SynthesizedStack[], name: string | undefined
 export interface LoadedStack {
   stack: SynthesizedStack;
   config: StackConfig;
-  /**
-   * The hash of cdk.tf.json's text (configTextHash), all a plan and a saved plan's check need of it:
-   * the text itself is not kept for the run (5 MB for 10,000 resources).
-   */
-  configHash: string;
+  configText: string;
   statePath: string;
 }
 
@@ -127,5 +122,5 @@ export async function loadStack(
   const statePath =
     localStatePath(config, stack.workingDirectory) ??
     path.join(project.dir, `terraform.${stack.name}.tfstate`);
-  return { stack, config, configHash: configTextHash(configText), statePath };
+  return { stack, config, configText, statePath };
 }

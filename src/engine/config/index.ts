@@ -48,7 +48,6 @@ export {
   loadStackConfig,
   readStackConfig,
   parseStackConfigText,
-  configTextHash,
   localStatePath,
   ManifestSchema,
   type Manifest,

@@ -2,7 +2,6 @@
  * Finding and reading synthesized stacks: `cdktf.out/manifest.json` lists them, each stack's
  * `cdk.tf.json` sits under `stacks/<name>/`.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -110,11 +109,6 @@ export async function readStackConfig(
   const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
   const text = await readOrExplain(file, 'Cannot read configuration', (reason) => reason);
   return { config: parseStackConfigText(text, file, opts), text };
-}
-
-/** What a plan records of a configuration's text (sha256, hex): a saved plan applies only to the same. */
-export function configTextHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /** The configuration in `text`, read from `file` by the caller (who also keeps the text). */

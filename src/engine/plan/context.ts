@@ -2,6 +2,7 @@
  * What every plan step shares: the options, the plan being filled in, the values learnt so far and
  * the configuration graph. One object per planStack call; the steps under ./steps read and add to it.
  */
+import { createHash } from 'node:crypto';
 import {
   createStackScope,
   instanceAddress,
@@ -64,7 +65,7 @@ export function emptyPlan(opts: PlanOptions): StackPlan {
     mode: opts.mode ?? 'normal',
     stateLineage: opts.state.lineage,
     stateSerial: opts.state.serial,
-    configHash: opts.configHash,
+    configHash: createHash('sha256').update(opts.configText).digest('hex'),
     instances: [],
     data: [],
     outputs: [],

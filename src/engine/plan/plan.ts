@@ -36,8 +36,8 @@ import type { StackPlan } from './types';
 export interface PlanOptions {
   stack: string;
   config: StackConfig;
-  /** The plan's config hash: configTextHash of cdk.tf.json's text. */
-  configHash: string;
+  /** Raw text of cdk.tf.json, for the plan's config hash. */
+  configText: string;
   state: StateFile;
   providers: ProviderSet;
   variables?: VariableInputs;

@@ -5,7 +5,7 @@
  * ID, spec and JobModifyIndex as the agent lists them (as bench/engine.ts does for its big plan).
  */
 import type { Job } from '../../../src/api/sched/schemas';
-import { configTextHash, parseStackConfig, type StackConfig } from '../../../src/engine/config';
+import { parseStackConfig, type StackConfig } from '../../../src/engine/config';
 import { planStack } from '../../../src/engine/plan/plan';
 import type { StackPlan } from '../../../src/engine/plan/types';
 import { ProviderSet } from '../../../src/engine/providers';
@@ -17,7 +17,7 @@ import type { AgentFixture } from '../../helpers/agent';
 export interface IndexStack {
   jobs: BenchJob[];
   config: StackConfig;
-  configHash: string;
+  configText: string;
   /** The recorded state; each plan gets a clone. */
   state: StateFile;
 }
@@ -33,15 +33,16 @@ async function registerAll(f: AgentFixture, jobs: BenchJob[], concurrency = 16):
   );
 }
 
-function stackConfig(f: AgentFixture, jobs: BenchJob[]): { config: StackConfig; configHash: string } {
+function stackConfig(f: AgentFixture, jobs: BenchJob[]): { config: StackConfig; configText: string } {
   const json = stackJson(jobs, '/dev/null');
   json['provider'] = { sched: [{ address: f.agent.schedulerUrl, retries: 0 }] };
-  return { config: parseStackConfig(json), configHash: configTextHash(JSON.stringify(json)) };
+  const configText = JSON.stringify(json);
+  return { config: parseStackConfig(json), configText };
 }
 
 export async function indexStack(f: AgentFixture, n: number, prefix: string): Promise<IndexStack> {
   const jobs = benchJobs(n, 'parameterized', prefix);
-  const { config, configHash } = stackConfig(f, jobs);
+  const { config, configText } = stackConfig(f, jobs);
   const providers = new ProviderSet(undefined, {});
   let template: State;
   try {
@@ -66,7 +67,7 @@ export async function indexStack(f: AgentFixture, n: number, prefix: string): Pr
     };
     state.set(address(j), { schemaVersion: 0, attributes });
   }
-  return { jobs, config, configHash, state };
+  return { jobs, config, configText, state };
 }
 
 /** Plans the stack against a clone of its state, with a provider set of its own (closed after). */
@@ -76,7 +77,7 @@ export async function planIndexStack(s: IndexStack, state: StateFile = s.state.c
     return await planStack({
       stack: 'bench',
       config: s.config,
-      configHash: s.configHash,
+      configText: s.configText,
       state,
       providers,
       parallelism: 10,
