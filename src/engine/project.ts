@@ -13,6 +13,7 @@ import {
   listSynthesizedStacks,
   parseStackConfigText,
   localStatePath,
+  type ReadStackConfig,
   type StackConfig,
   type SynthesizedStack,
 } from './config';
@@ -116,9 +117,14 @@ export interface LoadedStack {
   statePath: string;
 }
 
-export async function loadStack(project: Project, stack: SynthesizedStack): Promise<LoadedStack> {
-  const configText = await readFile(stack.file, 'utf8');
-  const config = parseStackConfigText(configText, stack.file);
+/** `read`: the stack's configuration as the caller already read it from `stack.file` (it is not read again). */
+export async function loadStack(
+  project: Project,
+  stack: SynthesizedStack,
+  read?: ReadStackConfig,
+): Promise<LoadedStack> {
+  const configText = read?.text ?? (await readFile(stack.file, 'utf8'));
+  const config = read?.config ?? parseStackConfigText(configText, stack.file);
   const statePath =
     localStatePath(config, stack.workingDirectory) ??
     path.join(project.dir, `terraform.${stack.name}.tfstate`);

@@ -7,7 +7,7 @@ import type { StateStore } from './state/backends';
 import { loadStack, type LoadedStack, type Project } from './project';
 import { backendOf, openStackState, workspaceOf } from './stack-state';
 import { ProviderSet } from './providers';
-import type { SynthesizedStack } from './config';
+import type { ReadStackConfig, SynthesizedStack } from './config';
 import type { Env } from '../api/env';
 import {
   BUILTIN_PROVIDER,
@@ -43,6 +43,8 @@ export interface OpenOptions {
    * plug in every backend the engine keeps state in, and a multi-stack run's view of pending outputs.
    */
   remoteState?: RemoteStateReader;
+  /** The stack's configuration as the caller already read it (a large one is not parsed twice). */
+  config?: ReadStackConfig;
 }
 
 export async function openStack(
@@ -50,7 +52,7 @@ export async function openStack(
   stack: SynthesizedStack,
   opts: OpenOptions,
 ): Promise<StackSession> {
-  const loaded = await loadStack(project, stack);
+  const loaded = await loadStack(project, stack, opts.config);
   const backend = backendOf(project, loaded, opts.env);
   const workspace = opts.workspace ?? (await workspaceOf(project, opts.env));
   loaded.config.workspace = workspace;

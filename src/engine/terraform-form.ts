@@ -6,7 +6,13 @@
  * plugin applies these rules to what the handlers answer (src/plugin/conform.ts); the engine applies
  * the same ones to what it records, and rewrites a state an older engine recorded otherwise.
  */
-import { conformApplied, conformPlanned, conformRefreshed } from '../plugin/conform';
+import {
+  appliedAttribute,
+  attributeNames,
+  conformApplied,
+  conformPlanned,
+  conformRefreshed,
+} from '../plugin/conform';
 import type { Config, PlannedChange, State } from '../provider/resource';
 import type { TerraformBlock } from '../provider/schema';
 import { sameJsonText } from './same-json-text';
@@ -36,9 +42,10 @@ export function upgradedState(
   refreshed: State,
   planned: State,
 ): State | undefined {
-  const formed = conformApplied(block, refreshed, planned);
-  for (const name of Object.keys(block.attributes ?? {})) {
-    if (!sameJsonText(stored[name] ?? null, formed[name] ?? null)) return formed;
+  // Attribute by attribute: the whole form is only built for a state that needs it (rarely).
+  for (const name of attributeNames(block)) {
+    if (!sameJsonText(stored[name] ?? null, appliedAttribute(block, name, refreshed, planned)))
+      return conformApplied(block, refreshed, planned);
   }
   return undefined;
 }

@@ -187,6 +187,8 @@ export function checkPreconditions(
   scope: EvalScope,
   instance?: InstanceContext,
 ): ConditionResult {
+  // Most resources have none: no instance scope is built for them (one per instance of a plan).
+  if (r.lifecycle.preconditions.length === 0) return { failures: [], unknown: 0 };
   return checkConditions(
     r.lifecycle.preconditions,
     instanceScope(scope, instance),

@@ -46,10 +46,12 @@ export { sourceOf } from './json-expr';
 export {
   listSynthesizedStacks,
   loadStackConfig,
+  readStackConfig,
   parseStackConfigText,
   localStatePath,
   ManifestSchema,
   type Manifest,
+  type ReadStackConfig,
   type SynthesizedStack,
 } from './load';
 export {
@@ -63,6 +65,7 @@ export {
   assembleResourceValue,
   createStackScope,
   instanceScope,
+  stackPaths,
   type InstanceContext,
   type StackScopeOptions,
 } from './scope';

@@ -92,9 +92,23 @@ export async function loadStackConfig(
   fileOrDir: string,
   opts: Omit<ParseOptions, 'file'> = {},
 ): Promise<StackConfig> {
+  return (await readStackConfig(fileOrDir, opts)).config;
+}
+
+/** A stack's configuration and the text it was parsed from (a plan hashes the text). */
+export interface ReadStackConfig {
+  config: StackConfig;
+  text: string;
+}
+
+/** loadStackConfig, keeping the text. */
+export async function readStackConfig(
+  fileOrDir: string,
+  opts: Omit<ParseOptions, 'file'> = {},
+): Promise<ReadStackConfig> {
   const file = fileOrDir.endsWith('.json') ? fileOrDir : path.join(fileOrDir, 'cdk.tf.json');
   const text = await readOrExplain(file, 'Cannot read configuration', (reason) => reason);
-  return parseStackConfigText(text, file, opts);
+  return { config: parseStackConfigText(text, file, opts), text };
 }
 
 /** The configuration in `text`, read from `file` by the caller (who also keeps the text). */

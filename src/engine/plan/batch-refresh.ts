@@ -5,7 +5,7 @@
  * instance as before. One batch per provider configuration and type per plan.
  */
 import type { ResourceHandler, State } from '../../provider/resource';
-import type { StateFile } from '../state';
+import type { InstanceObject, StateFile } from '../state';
 
 export interface BatchRefreshInput {
   readonly state: StateFile;
@@ -23,40 +23,60 @@ export interface BatchKey {
   providerAddrOfState: (provider: string, type: string) => string;
 }
 
-type Batch = Map<string, State>;
+/** What the batch told of one instance. */
+export interface Batched {
+  /** As the handler's refreshMany answered it. */
+  refreshed: State;
+  /** The prior it was refreshed from: a copy of `source`'s attributes, upgraded to the schema. */
+  prior: State;
+  /** The state's own object the prior was copied from (a plan after moved blocks has other ones). */
+  source: Readonly<InstanceObject>;
+}
+
+type Batch = Map<string, Batched>;
 
 export class BatchRefresh {
   private readonly batches = new Map<string, Promise<Batch>>();
 
   constructor(private readonly input: BatchRefreshInput) {}
 
-  /** The instance's refreshed object when its type's batch could tell it; undefined: read it on its own. */
-  async lookup(key: BatchKey, address: string): Promise<State | undefined> {
+  /**
+   * The instance's refreshed object when its type's batch could tell it; undefined: read it on its own.
+   * Taken once (a plan refreshes each instance once), so the batch does not hold every prior to the end.
+   */
+  async lookup(key: BatchKey, address: string): Promise<Batched | undefined> {
     if (!key.handler.refreshMany) return undefined;
     const id = `${key.providerAddr}\u0000${key.type}`;
     let batch = this.batches.get(id);
     if (!batch) this.batches.set(id, (batch = this.run(key)));
-    return (await batch).get(address);
+    const found = await batch;
+    const entry = found.get(address);
+    found.delete(address);
+    return entry;
   }
 
   private async run(key: BatchKey): Promise<Batch> {
     const addresses: string[] = [];
     const priors: State[] = [];
-    for (const e of this.input.state.instances()) {
-      const obj = this.covers(e, key) ? this.input.state.get(e.address) : undefined;
-      if (!obj) continue;
+    const sources: Readonly<InstanceObject>[] = [];
+    const { state } = this.input;
+    for (const e of state.instances()) {
+      const source = this.covers(e, key) ? state.peek(e.addr) : undefined;
+      if (!source) continue;
+      const obj = state.get(e.addr)!;
       let prior = obj.attributes;
       if (key.handler.upgrade && obj.schemaVersion < key.schemaVersion)
         prior = key.handler.upgrade(prior, obj.schemaVersion);
       addresses.push(e.address);
       priors.push(prior);
+      sources.push(source);
     }
     const out: Batch = new Map();
     if (priors.length === 0) return out;
     // A batch that fails leaves every instance to its own read, which reports the error in its place.
     const refreshed = await key.handler.refreshMany!(priors).catch(() => []);
     refreshed.forEach((s, i) => {
-      if (s !== undefined) out.set(addresses[i]!, s);
+      if (s !== undefined) out.set(addresses[i]!, { refreshed: s, prior: priors[i]!, source: sources[i]! });
     });
     return out;
   }
@@ -65,7 +85,7 @@ export class BatchRefresh {
     const { addr } = e;
     if (addr.mode !== 'managed' || addr.type !== key.type) return false;
     // An interrupted create is always read: only the cluster knows whether it happened.
-    if (this.input.state.isCreatePending(e.address)) return false;
+    if (this.input.state.isCreatePending(addr)) return false;
     if (key.providerAddrOfState(e.provider, addr.type) !== key.providerAddr) return false;
     const targets = this.input.targetSet;
     return !targets || targets.has(`${addr.type}.${addr.name}`) || targets.has(e.address);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import {
   createStackScope,
   instanceAddress,
+  stackPaths,
   type ConfigDiagnostic,
   type InstanceKey,
   type ResourceConfig,
@@ -85,6 +86,8 @@ export function createPlanContext(
 ): PlanContext {
   const { config } = opts;
   const book = new ValueBook();
+  // path.* is the same in every scope of the plan (one per resource block): resolved once.
+  const paths = stackPaths(config);
   let graph = buildConfigGraph(config);
   const targetSet = targetClosure(opts.targets, graph);
   if (targetSet) graph = graph.subgraph([...targetSet]);
@@ -108,6 +111,7 @@ export function createPlanContext(
     scope: () =>
       createStackScope({
         config,
+        ...(paths ? { path: paths } : {}),
         variables,
         planTimestamp: plan.createdAt,
         resolveReference: (ref) =>

@@ -26,19 +26,27 @@ export interface ShapeCheckOptions {
   allowComputed?: boolean;
 }
 
-type ShapeEntry = readonly [name: string, schema: z.ZodType, meta: AttrMeta];
+interface ShapeEntry {
+  name: string;
+  schema: z.ZodType;
+  meta: AttrMeta;
+}
 
-/** Each shape's attributes with their metadata, listed once: every configuration validated walks them. */
-const shapeEntries = new WeakMap<Record<string, z.ZodType>, readonly ShapeEntry[]>();
-
-function entriesOf(shape: Record<string, z.ZodType>): readonly ShapeEntry[] {
+/**
+ * A shape's attributes with their metadata, listed once per shape: every instance of a plan is
+ * validated against the same shape, and listing it each time was most of what validating an unchanged
+ * job allocated.
+ */
+function entriesOf(shape: Record<string, z.ZodType>): ShapeEntry[] {
   let entries = shapeEntries.get(shape);
   if (!entries) {
-    entries = Object.entries(shape).map(([name, schema]) => [name, schema, metaOf(schema)] as const);
+    entries = Object.entries(shape).map(([name, schema]) => ({ name, schema, meta: metaOf(schema) }));
     shapeEntries.set(shape, entries);
   }
   return entries;
 }
+
+const shapeEntries = new WeakMap<Record<string, z.ZodType>, ShapeEntry[]>();
 
 /** Diagnostics for `config` against `shape`; empty when it is valid as far as it is known. */
 export function validateShape(
@@ -50,7 +58,7 @@ export function validateShape(
   for (const name of Object.keys(config)) {
     if (!(name in shape)) out.push(errorAt([name], `Unsupported argument "${name}"`));
   }
-  for (const [name, schema, meta] of entriesOf(shape)) {
+  for (const { name, schema, meta } of entriesOf(shape)) {
     const value = config[name];
     if (value === undefined || value === null) {
       if (meta.required) out.push(errorAt([name], `Missing required argument "${name}"`));

@@ -53,18 +53,29 @@ export function createResourceStep(ctx: PlanContext, r: ResourceConfig): Resourc
 
 /** The instance's object as the state has it (upgraded to the current schema), refreshed from the cluster. */
 export async function refreshPrior(step: ResourceStep, address: string): Promise<State | null> {
-  const obj = step.ctx.state.get(address);
-  if (!obj) return null;
-  let prior: State = obj.attributes;
-  if (step.handler.upgrade && obj.schemaVersion < step.schemaVersion)
-    prior = step.handler.upgrade(prior, obj.schemaVersion);
+  const stored = step.ctx.state.peek(address);
+  if (!stored) return null;
   // An interrupted create is always looked up: only the cluster knows whether it happened.
-  if (!step.ctx.refresh && !obj.createPending) return prior;
-  if (obj.createPending) return conformed(step, await step.handler.read(prior), prior);
-  const batched = await step.ctx.batchRefresh.lookup(step.batchKey, address);
-  const refreshed = conformed(step, batched !== undefined ? batched : await step.handler.read(prior), prior);
+  const batched =
+    step.ctx.refresh && !stored.createPending
+      ? await step.ctx.batchRefresh.lookup(step.batchKey, address)
+      : undefined;
+  // The batch's copy of this very object is the prior: a second copy was only compared with it.
+  const prior = batched?.source === stored ? batched.prior : storedPrior(step, address);
+  if (!step.ctx.refresh && !stored.createPending) return prior;
+  if (stored.createPending) return conformed(step, await step.handler.read(prior), prior);
+  const read = batched !== undefined ? batched.refreshed : await step.handler.read(prior);
+  const refreshed = conformed(step, read, prior);
   noteDrift(step, address, prior, refreshed);
   return refreshed;
+}
+
+/** A copy of the instance's recorded attributes, upgraded to the current schema. */
+function storedPrior(step: ResourceStep, address: string): State {
+  const obj = step.ctx.state.get(address)!;
+  return step.handler.upgrade && obj.schemaVersion < step.schemaVersion
+    ? step.handler.upgrade(obj.attributes, obj.schemaVersion)
+    : obj.attributes;
 }
 
 function conformed(step: ResourceStep, read: State | null, prior: State): State | null {

@@ -15,7 +15,13 @@ export function metaOf(text: string): Meta | undefined {
   const lineage = /"lineage":\s*"([^"]*)"/.exec(text)?.[1];
   const serial = /"serial":\s*(\d+)/.exec(text)?.[1];
   if (lineage === undefined || serial === undefined) return undefined;
-  return { lineage, serial: Number(serial) };
+  // A match is a slice that keeps the whole text alive (V8 sliced strings): kept for the run, that
+  // was the whole state file's text for as long as the store is open. The copy is its own string.
+  return { lineage: ownCopy(lineage), serial: Number(serial) };
+}
+
+function ownCopy(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 export class SerialGuard {

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { heapAfterGc as heap } from '../../../helpers/heap';
 import { StateFile, StateFileError, StateMoveError } from '../../../../src/engine/state/state-file';
 import { providerConfigAddress } from '../../../../src/engine/state/format';
 
@@ -297,5 +298,31 @@ describe('StateFile', () => {
     await writeFile(p, TERRAFORM_WRITTEN);
     const s = await StateFile.load(p);
     expect(s.serialize()).toBe(await readFile(p, 'utf8'));
+  });
+});
+
+describe('StateFile memory', () => {
+  it('holds a large state without a structure of its own per resource', () => {
+    const n = 10_000;
+    const text = JSON.stringify({
+      version: 4,
+      terraform_version: '1.5.0',
+      serial: 1,
+      lineage: 'l',
+      resources: Array.from({ length: n }, (_, i) => ({
+        mode: 'managed',
+        type: 'sched_job',
+        name: `job_${i}`,
+        provider: providerConfigAddress('sched'),
+        instances: [{ schema_version: 0, attributes: { id: `job-${i}` }, sensitive_attributes: [] }],
+      })),
+    });
+    const before = heap();
+    const state = StateFile.parse(text);
+    const perResource = (heap() - before) / n;
+    expect(state.peek('sched_job.job_7')?.attributes).toEqual({ id: 'job-7' });
+    expect(state.addresses()).toHaveLength(n);
+    // A resource record built by spreading got a hidden class of its own: 1,140 bytes a resource here, 710 without.
+    expect(perResource).toBeLessThan(900);
   });
 });
