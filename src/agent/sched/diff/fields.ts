@@ -31,13 +31,13 @@ export function fieldDiffs(oldFlat: Flat | null, newFlat: Flat | null, contextua
   const o = oldFlat ?? {};
   const n = newFlat ?? {};
   const diffs: FieldDiff[] = [];
-  for (const [k, v] of Object.entries(o)) {
-    const d = fieldDiff(v, Object.hasOwn(n, k) ? (n[k] ?? '') : '', k, contextual);
+  for (const k of Object.keys(o)) {
+    const d = fieldDiff(o[k]!, Object.hasOwn(n, k) ? (n[k] ?? '') : '', k, contextual);
     if (d) diffs.push(d);
   }
-  for (const [k, v] of Object.entries(n)) {
+  for (const k of Object.keys(n)) {
     if (Object.hasOwn(o, k)) continue;
-    const d = fieldDiff('', v, k, contextual);
+    const d = fieldDiff('', n[k]!, k, contextual);
     if (d) diffs.push(d);
   }
   return diffs.sort(compareFieldDiffs);

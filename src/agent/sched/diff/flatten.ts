@@ -69,19 +69,34 @@ function freeScalarString(v: unknown): string | undefined {
 export function flattenPrimitives(obj: Obj | null, filter: readonly string[] = []): Flat {
   const out = emptyFlat();
   if (obj === null) return out;
-  for (const [key, value] of Object.entries(obj)) {
+  // Filtered names are skipped rather than deleted afterwards: a delete turns the map into a slow
+  // dictionary for everything that reads it next.
+  const skip = filter.length > 0 ? filterSet(filter) : undefined;
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key)) continue;
+    const value = obj[key];
     const s = scalarString(value);
     if (s !== undefined) {
-      out[key] = s;
+      if (!skip?.has(key)) out[key] = s;
     } else if (MAP_FIELDS.has(key) && isObj(value)) {
-      for (const [mk, mv] of Object.entries(value)) {
-        const ms = scalarString(mv);
-        if (ms !== undefined) out[`${key}[${mk}]`] = ms;
+      for (const mk in value) {
+        if (!Object.hasOwn(value, mk)) continue;
+        const ms = scalarString(value[mk]);
+        const name = `${key}[${mk}]`;
+        if (ms !== undefined && !skip?.has(name)) out[name] = ms;
       }
     }
   }
-  for (const f of filter) delete out[f];
   return out;
+}
+
+/** Filters are a handful of constant lists, so each is turned into a set once. */
+const filterSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function filterSet(filter: readonly string[]): ReadonlySet<string> {
+  let set = filterSets.get(filter);
+  if (!set) filterSets.set(filter, (set = new Set(filter)));
+  return set;
 }
 
 /**
