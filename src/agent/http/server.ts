@@ -130,11 +130,22 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://agent');
     const method = req.method ?? 'GET';
-    const abort = new AbortController();
     // Only a client that went away mid-answer cancels the handler; aborting after every normal answer
-    // costs an exception object per request for nothing.
+    // costs an exception object per request for nothing. The controller itself is made only for a
+    // handler that asks for the signal (blocking reads, streams): most answers never look at it.
+    let abort: AbortController | undefined;
+    let gone = false;
+    const signal = (): AbortSignal => {
+      if (!abort) {
+        abort = new AbortController();
+        if (gone) abort.abort();
+      }
+      return abort.signal;
+    };
     res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (res.writableFinished) return;
+      gone = true;
+      abort?.abort();
     });
 
     let bodyPromise: Promise<Buffer> | undefined;
@@ -146,7 +157,9 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       params: {},
       query: url.searchParams,
       headers,
-      signal: abort.signal,
+      get signal() {
+        return signal();
+      },
       token: extractToken(headers, url, tokenHeader, opts.tokenFromQuery === true),
       raw,
       json: async () => {
@@ -217,24 +230,27 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
 
   function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
     const headers = serviceHeaders(reply);
-    let payload: Buffer;
+    // JSON stays a string: Node sends a string answer in one write with its headers, where a Buffer
+    // costs a copy and a second piece in the write.
+    let payload: Buffer | string;
     if (reply.rawBody !== undefined) {
       payload = Buffer.isBuffer(reply.rawBody) ? reply.rawBody : Buffer.from(reply.rawBody);
       headers['content-type'] = reply.contentType ?? 'application/octet-stream';
     } else {
       const pretty = url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
       const body = dialect ? dialect.outbound(reply.body ?? null, req.method ?? 'GET') : (reply.body ?? null);
-      const text = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
-      payload = Buffer.from(text);
+      payload = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
+    let length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     const accepts = String(req.headers['accept-encoding'] ?? '');
-    if (payload.length >= GZIP_MIN_BYTES && /\bgzip\b/.test(accepts)) {
+    if (length >= GZIP_MIN_BYTES && /\bgzip\b/.test(accepts)) {
       payload = gzipSync(payload, GZIP_OPTIONS);
+      length = payload.length;
       headers['content-encoding'] = 'gzip';
       headers['vary'] = 'Accept-Encoding';
     }
-    headers['content-length'] = String(payload.length);
+    headers['content-length'] = String(length);
     res.writeHead(reply.status ?? 200, headers);
     res.end(payload);
   }
