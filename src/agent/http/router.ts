@@ -43,6 +43,10 @@ interface Route {
   parts: string[];
   handler: Handler;
   meta: RouteMeta;
+  /** Literal segments: more of them wins, so /v1/job/:id/plan beats /v1/job/*rest. */
+  score: number;
+  /** Index of the `*rest` part, or -1: fixes the segment counts the route can match. */
+  rest: number;
 }
 
 export interface Match {
@@ -56,8 +60,10 @@ export class Router {
 
   add(methods: string | string[], pattern: string, handler: Handler, meta: RouteMeta = {}): this {
     const parts = pattern.split('/').filter(Boolean);
+    const score = parts.filter((p) => !p.startsWith(':') && !p.startsWith('*')).length;
+    const rest = parts.findIndex((p) => p.startsWith('*'));
     for (const method of Array.isArray(methods) ? methods : [methods]) {
-      this.routes.push({ method, parts, handler, meta });
+      this.routes.push({ method, parts, handler, meta, score, rest });
     }
     return this;
   }
@@ -77,20 +83,30 @@ export class Router {
     const allowed: string[] = [];
     let best: { route: Route; params: Record<string, string>; score: number } | undefined;
     for (const route of this.routes) {
-      const params = matchParts(route.parts, segments);
-      if (!params) continue;
+      // Every request is checked against every route: the cheap tests come before any decoding.
+      if (route.rest < 0 ? route.parts.length !== segments.length : segments.length <= route.rest) continue;
+      if (!literalsMatch(route.parts, segments)) continue;
       if (route.method !== method) {
         allowed.push(route.method);
         continue;
       }
-      // Literal segments beat parameters, so /v1/job/:id/plan wins over /v1/job/*rest.
-      const score = route.parts.filter((p) => !p.startsWith(':') && !p.startsWith('*')).length;
-      if (!best || score > best.score) best = { route, params, score };
+      if (best && route.score <= best.score) continue;
+      const params = matchParts(route.parts, segments);
+      if (params) best = { route, params, score: route.score };
     }
     return best
       ? { match: { handler: best.route.handler, params: best.params, meta: best.route.meta }, allowed }
       : { allowed };
   }
+}
+
+function literalsMatch(parts: string[], segments: string[]): boolean {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.startsWith('*')) return true;
+    if (!part.startsWith(':') && part !== segments[i]) return false;
+  }
+  return true;
 }
 
 function matchParts(parts: string[], segments: string[]): Record<string, string> | undefined {
