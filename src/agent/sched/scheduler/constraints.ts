@@ -169,11 +169,26 @@ export function versionMatches(value: string, constraint: string): boolean {
 /** Glob match for datacenter patterns ("*", "dc*"). */
 export function globMatch(pattern: string, value: string): boolean {
   if (pattern === '*') return true;
-  const re = new RegExp(
-    `^${pattern
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-  return re.test(value);
+  // Every placement checks every node: a plain name is a comparison, and a pattern is compiled once.
+  if (!pattern.includes('*') && !pattern.includes('?')) return pattern === value;
+  return globRegExp(pattern).test(value);
+}
+
+const MAX_CACHED_GLOBS = 1024;
+const globs = new Map<string, RegExp>();
+
+function globRegExp(pattern: string): RegExp {
+  let re = globs.get(pattern);
+  if (!re) {
+    re = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
+    // Patterns come from jobs; the bound keeps a stream of distinct ones from growing the cache for ever.
+    if (globs.size >= MAX_CACHED_GLOBS) globs.clear();
+    globs.set(pattern, re);
+  }
+  return re;
 }
