@@ -82,14 +82,17 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     JSON.stringify(dialect ? dialect.outbound(message, 'GET') : message);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    res.on('finish', () =>
-      opts.onRequest?.({
-        method: req.method ?? '',
-        path: (req.url ?? '').split('?')[0] ?? '',
-        status: res.statusCode,
-        durationMs: performance.now() - started,
-      }),
-    );
+    const record = opts.onRequest;
+    if (record) {
+      res.on('finish', () =>
+        record({
+          method: req.method ?? '',
+          path: (req.url ?? '').split('?')[0] ?? '',
+          status: res.statusCode,
+          durationMs: performance.now() - started,
+        }),
+      );
+    }
     void handle(req, res).catch((err: unknown) => {
       opts.log?.(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       if (!res.headersSent) {
@@ -155,7 +158,10 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       method,
       path: url.pathname,
       params: {},
-      query: url.searchParams,
+      // Node makes a URL's searchParams on first use; most requests carry no query to read.
+      get query() {
+        return url.searchParams;
+      },
       headers,
       get signal() {
         return signal();
@@ -237,7 +243,8 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       payload = Buffer.isBuffer(reply.rawBody) ? reply.rawBody : Buffer.from(reply.rawBody);
       headers['content-type'] = reply.contentType ?? 'application/octet-stream';
     } else {
-      const pretty = url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
+      const pretty =
+        url.search !== '' && url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
       const body = dialect ? dialect.outbound(reply.body ?? null, req.method ?? 'GET') : (reply.body ?? null);
       payload = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
       headers['content-type'] = 'application/json';
