@@ -144,7 +144,26 @@ const scalars: Record<string, Parse> = {
   unknown: (v) => v,
 };
 
+/**
+ * Each node's parser, built once. The entry is a forwarder set before the node is built, so a
+ * recursive schema (a shape getter naming its own object) refers to itself instead of recursing for
+ * ever; a node that turned out unsupported forwards to UNSURE.
+ */
+const compiled = new WeakMap<Node, Parse>();
+
 function compile(node: Node): Parse {
+  const known = compiled.get(node);
+  if (known) return known;
+  const slot: { impl?: Parse } = {};
+  const forward: Parse = (v) => (slot.impl === undefined ? UNSURE : slot.impl(v));
+  compiled.set(node, forward);
+  slot.impl = build(node);
+  // Later users of the node call it directly; only a cycle's own members go through the forwarder.
+  compiled.set(node, slot.impl);
+  return slot.impl;
+}
+
+function build(node: Node): Parse {
   const def = node._zod.def;
   // Checks (min, regex, refine, ...) and coercion change what passes or what comes out: zod's to do.
   if ((def.checks?.length ?? 0) > 0 || def.coerce) throw new Unsupported();
@@ -188,4 +207,17 @@ function compileOrNull(node: Node): Parse | null {
     if (e instanceof Unsupported) return null;
     throw e;
   }
+}
+
+const parsers = new WeakMap<z.ZodType, FastParse<unknown>>();
+
+/** `schema.safeParse(value)`, by the fast path when it decides (its parser built once per schema). */
+export function safeParseFast<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): z.ZodSafeParseResult<z.output<S>> {
+  let parse = parsers.get(schema);
+  if (!parse) parsers.set(schema, (parse = fastParser(schema)));
+  const fast = parse(value);
+  return fast.success ? (fast as { success: true; data: z.output<S> }) : schema.safeParse(value);
 }

@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { dialectFor } from '../../../src/api/dialect';
 import { neutralJob } from '../../../src/api/dialect/nomad-jobspec';
 import type { JsonRecord } from '../../../src/api/json-record';
-import { JobSchema } from '../../../src/api/sched/schemas';
+import {
+  JobPlanPassedDiffResponseSchema,
+  JobPlanResponseSchema,
+  JobSchema,
+} from '../../../src/api/sched/schemas';
 import { fastParser } from '../../../src/api/zod-fast-parse';
 
 /** JSON with key order and `undefined` members visible, so "the same data" means the same bytes. */
@@ -35,38 +40,46 @@ function* variants(v: unknown, set: (x: unknown) => unknown): Generator<unknown>
   }
 }
 
-describe('fastParser(JobSchema) against JobSchema.safeParse', () => {
-  const fast = fastParser(JobSchema);
-
-  it('decides the real jobs itself, with the data zod returns, key order included', () => {
-    for (const job of fixtures) {
-      const mine = fast(job);
-      const zods = JobSchema.safeParse(job);
-      expect(mine.success).toBe(true);
-      expect(zods.success).toBe(true);
-      if (mine.success && zods.success) expect(exact(mine.data)).toBe(exact(zods.data));
-    }
-  });
-
-  it('never accepts what zod refuses, and returns zod data for what it accepts', () => {
-    let accepted = 0;
-    let refused = 0;
-    for (const job of fixtures) {
-      for (const variant of variants(job, (x) => x)) {
-        const mine = fast(variant);
-        const zods = JobSchema.safeParse(variant);
-        if (!zods.success) {
-          refused++;
-          expect(mine.success).toBe(false);
-        } else if (mine.success) {
-          accepted++;
-          expect(exact(mine.data)).toBe(exact(zods.data));
-        }
+/** The fast parser's answers on `samples` and on every one-member variant of them, against zod's. */
+function compareWithZod(schema: z.ZodType, samples: unknown[]): void {
+  const fast = fastParser(schema);
+  for (const sample of samples) {
+    const mine = fast(sample);
+    const zods = schema.safeParse(sample);
+    // The real samples are valid, and the fast path must decide them itself (that is its point).
+    expect(zods.success).toBe(true);
+    expect(mine.success).toBe(true);
+    if (mine.success && zods.success) expect(exact(mine.data)).toBe(exact(zods.data));
+  }
+  let accepted = 0;
+  let refused = 0;
+  for (const sample of samples) {
+    for (const variant of variants(sample, (x) => x)) {
+      const mine = fast(variant);
+      const zods = schema.safeParse(variant);
+      if (!zods.success) {
+        refused++;
+        expect(mine.success).toBe(false);
+      } else if (mine.success) {
+        accepted++;
+        expect(exact(mine.data)).toBe(exact(zods.data));
       }
     }
-    // Both sides must be exercised for the comparison to mean anything.
-    expect(accepted).toBeGreaterThan(100);
-    expect(refused).toBeGreaterThan(100);
+  }
+  // Both sides must be exercised for the comparison to mean anything.
+  expect(accepted).toBeGreaterThan(100);
+  expect(refused).toBeGreaterThan(100);
+}
+
+describe('fastParser against safeParse: the same verdict on valid input, the same data, key order included', () => {
+  it('on jobs and their variants', () => compareWithZod(JobSchema, fixtures));
+
+  it('on a plan answer from Nomad 1.9, as the transport decodes it, and its variants', () => {
+    const plan = dialectFor('scheduler', 'nomad').fromWire(
+      JSON.parse(readFileSync(join(__dirname, '../../fixtures/nomad/plan-1.9.json'), 'utf8')),
+    );
+    compareWithZod(JobPlanResponseSchema, [plan]);
+    compareWithZod(JobPlanPassedDiffResponseSchema, [plan]);
   });
 });
 
@@ -93,5 +106,25 @@ describe('fastParser on the node kinds it does not model', () => {
     const parse = fastParser(z.looseObject({ a: z.string(), b: z.unknown() }));
     expect(parse({ b: 1 }).success).toBe(false);
     expect(parse({ a: 's', b: undefined })).toEqual({ success: true, data: { a: 's', b: undefined } });
+  });
+});
+
+describe('fastParser on a recursive schema', () => {
+  interface Tree {
+    name: string;
+    children?: Tree[] | null;
+  }
+  const TreeSchema: z.ZodType<Tree> = z.looseObject({
+    name: z.string(),
+    get children() {
+      return z.array(TreeSchema).nullish();
+    },
+  });
+
+  it('parses nested levels and defers an invalid deep one', () => {
+    const parse = fastParser(TreeSchema);
+    const tree = { name: 'a', children: [{ name: 'b', children: [{ name: 'c', x: 1 }] }] };
+    expect(parse(tree)).toEqual({ success: true, data: tree });
+    expect(parse({ name: 'a', children: [{ name: 'b', children: [{ name: 3 }] }] }).success).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
 import { neutralJob } from '../../../api/dialect/nomad-jobspec';
 import { copyJson } from '../../../api/json-copy';
 import { formatIssuePath } from '../../../api/issue-path';
-import { fastParser } from '../../../api/zod-fast-parse';
+import { safeParseFast } from '../../../api/zod-fast-parse';
 import { JobSchema, type Job } from '../../../api/sched/schemas';
 import type { SchedClient } from '../../../api/sched/client';
 import { ValidationError } from '../../../api/errors';
@@ -114,9 +114,6 @@ function jsonJobspecProblems(text: string): Diagnostic[] {
   return outcome instanceof JobspecError ? copiedDiagnostics(outcome) : [];
 }
 
-/** JobSchema's parse for the common valid job; zod's own for anything else (and its messages). */
-const fastJob = fastParser(JobSchema);
-
 function parseJsonUncached(text: string): Job {
   let raw: unknown;
   try {
@@ -129,8 +126,7 @@ function parseJsonUncached(text: string): Job {
   if (!isRecord(raw))
     throw new JobspecError([errorAt(PATH, 'Invalid jobspec', 'the JSON must be a job object')]);
   const job = neutralJob(raw);
-  const fast = fastJob(job);
-  const parsed = fast.success ? fast : JobSchema.safeParse(job);
+  const parsed = safeParseFast(JobSchema, job);
   if (!parsed.success) {
     // A missing ID reads better as the rule than as a type error.
     const missingId = typeof job['ID'] !== 'string';
