@@ -145,20 +145,24 @@ const scalars: Record<string, Parse> = {
 };
 
 /**
- * Each node's parser, built once. The entry is a forwarder set before the node is built, so a
- * recursive schema (a shape getter naming its own object) refers to itself instead of recursing for
- * ever; a node that turned out unsupported forwards to UNSURE.
+ * Each node's parser, built once. A node met again while it is being built is a recursive schema (a
+ * shape getter naming its own object): that back reference gets a forwarder to the parser being
+ * built, instead of recursing for ever; everything else calls the built parsers directly. A node that
+ * turns out unsupported leaves its forwarders answering UNSURE.
  */
 const compiled = new WeakMap<Node, Parse>();
+const building = new Map<Node, Parse>();
 
 function compile(node: Node): Parse {
-  const known = compiled.get(node);
+  const known = compiled.get(node) ?? building.get(node);
   if (known) return known;
   const slot: { impl?: Parse } = {};
-  const forward: Parse = (v) => (slot.impl === undefined ? UNSURE : slot.impl(v));
-  compiled.set(node, forward);
-  slot.impl = build(node);
-  // Later users of the node call it directly; only a cycle's own members go through the forwarder.
+  building.set(node, (v) => (slot.impl === undefined ? UNSURE : slot.impl(v)));
+  try {
+    slot.impl = build(node);
+  } finally {
+    building.delete(node);
+  }
   compiled.set(node, slot.impl);
   return slot.impl;
 }
