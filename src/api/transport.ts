@@ -20,6 +20,7 @@ import { formatIssuePath } from './issue-path';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
 import { Pool } from './undici';
+import { safeParseFast } from './zod-fast-parse';
 import {
   DEFAULT_ADDRESS,
   headerPrefix,
@@ -677,7 +678,7 @@ export class Transport {
         throw new ResponseSchemaError(method, path, '', `body is not JSON (${text.slice(0, 80)})`);
       }
     }
-    const result = schema.safeParse(this.dialect.fromWire(parsed));
+    const result = safeParseFast(schema, this.dialect.fromWire(parsed));
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new ResponseSchemaError(method, path, formatIssuePath(issue.path), issue.message);

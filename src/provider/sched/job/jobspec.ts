@@ -6,6 +6,7 @@
 import { neutralJob } from '../../../api/dialect/nomad-jobspec';
 import { copyJson } from '../../../api/json-copy';
 import { formatIssuePath } from '../../../api/issue-path';
+import { safeParseFast } from '../../../api/zod-fast-parse';
 import { JobSchema, type Job } from '../../../api/sched/schemas';
 import type { SchedClient } from '../../../api/sched/client';
 import { ValidationError } from '../../../api/errors';
@@ -125,7 +126,7 @@ function parseJsonUncached(text: string): Job {
   if (!isRecord(raw))
     throw new JobspecError([errorAt(PATH, 'Invalid jobspec', 'the JSON must be a job object')]);
   const job = neutralJob(raw);
-  const parsed = JobSchema.safeParse(job);
+  const parsed = safeParseFast(JobSchema, job);
   if (!parsed.success) {
     // A missing ID reads better as the rule than as a type error.
     const missingId = typeof job['ID'] !== 'string';
