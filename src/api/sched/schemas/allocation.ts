@@ -193,3 +193,13 @@ export const AllocationStubSchema = z.looseObject({
   ModifyTime: NanoTime,
 });
 export type AllocationStub = z.infer<typeof AllocationStubSchema>;
+
+/** An allocation stub read for its group and status only (see JobAttributesSchema), the rest kept as sent. */
+export const AllocationStatusSchema = AllocationStubSchema.pick({
+  ID: true,
+  TaskGroup: true,
+  JobVersion: true,
+  DesiredStatus: true,
+  ClientStatus: true,
+});
+export type AllocationStatus = z.infer<typeof AllocationStatusSchema>;

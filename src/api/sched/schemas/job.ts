@@ -352,6 +352,32 @@ export const JobSchema = z.looseObject({
 });
 export type Job = z.infer<typeof JobSchema>;
 
+/**
+ * A job read for what a job resource records of it (its computed attributes), after an apply: the
+ * fields read are checked as JobSchema checks them and the rest is kept as the server sent it.
+ * Decoding every task group and task field by field was most of the cost of that read, in a process
+ * too short-lived for zod's parsers to warm up.
+ */
+export const JobAttributesSchema = JobSchema.pick({
+  ID: true,
+  Name: true,
+  Namespace: true,
+  Region: true,
+  Type: true,
+  Datacenters: true,
+  Status: true,
+  Version: true,
+  JobModifyIndex: true,
+  SubmitTime: true,
+}).extend({
+  TaskGroups: list(
+    TaskGroupSchema.pick({ Name: true, Count: true, Meta: true }).extend({
+      Tasks: list(TaskSchema.pick({ Name: true })),
+    }),
+  ),
+});
+export type JobAttributes = z.infer<typeof JobAttributesSchema>;
+
 /** Group name to counts. */
 export const TaskGroupSummarySchema = z.looseObject({
   Queued: OptNumber,

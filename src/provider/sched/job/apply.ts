@@ -16,7 +16,7 @@ import { short } from './failure';
 import { detectFormat, hclVariables, loadJobspec, JobspecError, resolveJob } from './jobspec';
 import { JobPrivateSchema, argumentsOf, refOf, stoppedJobModifyIndex, type JobPrivate } from './plan';
 import { jobSettings } from './schema';
-import { computedAttributes, fetchRemote, type JobRef } from './state';
+import { computedAttributes, fetchAttributes, type JobRef } from './state';
 import { JobWaitError, waitForJob } from './wait';
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, update: 10 * 60_000, delete: 5 * 60_000 };
@@ -115,7 +115,7 @@ async function stateAfterFailure(
   prior: State | null,
   planned: State,
 ): Promise<State | null> {
-  const remote = await fetchRemote(ctx, ref).catch(() => null);
+  const remote = await fetchAttributes(ctx, ref).catch(() => null);
   if (!remote) return prior;
   // The new settings apply (they steer the provider), but the spec stays the last one applied
   // successfully (none for a create), so the next plan registers and waits again.
@@ -231,7 +231,7 @@ async function registerAndWait(
         throw e;
       }
     }
-    const remote = await fetchRemote(ctx, ref, followed ? { deployment: followed } : {});
+    const remote = await fetchAttributes(ctx, ref, followed ? { deployment: followed } : {});
     if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
     return { ...argumentsOf(planned), ...computedAttributes(remote) };
   } catch (e) {

@@ -1,0 +1,82 @@
+/**
+ * The end of an apply reads the job and its allocations with schemas narrowed to what the computed
+ * attributes use (fetchAttributes): the attributes must come out exactly as from the full reads
+ * (fetchRemote), and the narrow client reads must hand back everything the server sent.
+ */
+import { eventually, startAgent, type AgentFixture } from '../../../helpers/agent';
+import { mockJob } from '../../../helpers/jobs';
+import type { Job } from '../../../../src/api/sched/schemas';
+import type { SchedProviderContext } from '../../../../src/provider/sched/context';
+import { computedAttributes, fetchAttributes, fetchRemote } from '../../../../src/provider/sched/job/state';
+
+/** Two groups with meta, one with two tasks, a second datacenter: every path the attributes read. */
+function twoGroups(id: string): Job {
+  const job = mockJob(id, { count: 2 });
+  const web = job.TaskGroups![0]!;
+  return {
+    ...job,
+    Datacenters: ['dc1', 'dc2'],
+    TaskGroups: [
+      { ...web, Meta: { tier: 'front' }, Tasks: [...web.Tasks!, { ...web.Tasks![0]!, Name: 'sidecar' }] },
+      { ...web, Name: 'worker', Count: 1 },
+    ],
+  };
+}
+
+describe('sched_job: the narrow reads at the end of an apply', () => {
+  let f: AgentFixture;
+  let ctx: SchedProviderContext;
+  beforeAll(async () => {
+    f = await startAgent({ registry: false });
+    ctx = { client: f.sched, defaults: {}, redact: (s) => s };
+  });
+  afterAll(() => f.stop());
+
+  /** Registers the job and waits for its three allocations to run (so two reads see the same). */
+  async function running(id: string): Promise<void> {
+    await f.sched.jobs.register(twoGroups(id));
+    await eventually(async () => {
+      const { value } = await f.sched.jobs.allocations(id);
+      expect(value.filter((a) => a.ClientStatus === 'running')).toHaveLength(3);
+    });
+  }
+
+  it('records the same computed attributes as the full reads', async () => {
+    await running('narrow');
+    const ref = { id: 'narrow', namespace: 'default' };
+    const full = await fetchRemote(ctx, ref);
+    const narrow = await fetchAttributes(ctx, ref);
+    expect(full).not.toBeNull();
+    const attributes = computedAttributes(narrow!);
+    expect(attributes).toEqual(computedAttributes(full!));
+    expect(attributes['task_groups']).toEqual([
+      expect.objectContaining({
+        name: 'web',
+        tasks: ['server', 'sidecar'],
+        meta: { tier: 'front' },
+        running: 2,
+      }),
+      expect.objectContaining({ name: 'worker', tasks: ['server'], meta: null, running: 1 }),
+    ]);
+    expect(attributes['allocation_ids']).toHaveLength(3);
+  });
+
+  it('keeps the fields it does not check as the server sent them', async () => {
+    await running('passed');
+    const [{ value: job }, { value: narrow }] = await Promise.all([
+      f.sched.jobs.read('passed'),
+      f.sched.jobs.readAttributes('passed'),
+    ]);
+    expect(narrow).toEqual(job);
+    const [{ value: allocs }, { value: statuses }] = await Promise.all([
+      f.sched.jobs.allocations('passed'),
+      f.sched.jobs.allocationStatuses('passed'),
+    ]);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses).toEqual(allocs);
+  });
+
+  it('answers null for a job that does not exist, as the full read does', async () => {
+    await expect(fetchAttributes(ctx, { id: 'absent', namespace: 'default' })).resolves.toBeNull();
+  });
+});
