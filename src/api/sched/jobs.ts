@@ -206,7 +206,7 @@ export class JobsApi {
     return this.t.get(jobPath(jobId), JobSchema, opts);
   }
 
-  /** {@link read}, with only the fields JobAttributesSchema names checked (the rest kept as sent). */
+  /** {@link read}, decoded only as far as JobAttributesSchema names (the rest of the job dropped). */
   async readAttributes(jobId: string, opts: ReadOptions = {}): Promise<Result<JobAttributes>> {
     return this.t.get(jobPath(jobId), JobAttributesSchema, opts);
   }
@@ -238,7 +238,7 @@ export class JobsApi {
     return this.t.get(jobPath(jobId, '/allocations'), AllocStubListSchema, allocationsQuery(opts));
   }
 
-  /** {@link allocations}, each checked only for its group and status (AllocationStatusSchema). */
+  /** {@link allocations}, each decoded only for its group and status (AllocationStatusSchema). */
   async allocationStatuses(jobId: string, opts: JobAllOptions = {}): Promise<Result<AllocationStatus[]>> {
     return this.t.get(jobPath(jobId, '/allocations'), AllocStatusListSchema, allocationsQuery(opts));
   }

@@ -194,12 +194,14 @@ export const AllocationStubSchema = z.looseObject({
 });
 export type AllocationStub = z.infer<typeof AllocationStubSchema>;
 
-/** An allocation stub read for its group and status only (see JobAttributesSchema), the rest kept as sent. */
-export const AllocationStatusSchema = AllocationStubSchema.pick({
-  ID: true,
-  TaskGroup: true,
-  JobVersion: true,
-  DesiredStatus: true,
-  ClientStatus: true,
-});
+/** An allocation stub read for its group and status only, the rest dropped (see JobAttributesSchema). */
+export const AllocationStatusSchema = z.object(
+  AllocationStubSchema.pick({
+    ID: true,
+    TaskGroup: true,
+    JobVersion: true,
+    DesiredStatus: true,
+    ClientStatus: true,
+  }).shape,
+);
 export type AllocationStatus = z.infer<typeof AllocationStatusSchema>;
