@@ -5,7 +5,12 @@
  */
 import { eventually, startAgent, type AgentFixture } from '../../../helpers/agent';
 import { mockJob } from '../../../helpers/jobs';
-import { AllocationStatusSchema, JobAttributesSchema, type Job } from '../../../../src/api/sched/schemas';
+import {
+  AllocationStatusSchema,
+  EvaluationOutcomeSchema,
+  JobAttributesSchema,
+  type Job,
+} from '../../../../src/api/sched/schemas';
 import type { SchedProviderContext } from '../../../../src/provider/sched/context';
 import { computedAttributes, fetchAttributes, fetchRemote } from '../../../../src/provider/sched/job/state';
 
@@ -37,12 +42,14 @@ describe('sched_job: the narrow reads at the end of an apply', () => {
   });
   afterAll(() => f.stop());
 
-  /** Registers the job and waits for its three allocations to run (so two reads see the same). */
+  /** Registers the job and waits for it to settle (its three allocations run, its rollout ended), so two reads see the same. */
   async function running(id: string): Promise<void> {
     await f.sched.jobs.register(twoGroups(id));
     await eventually(async () => {
       const { value } = await f.sched.jobs.allocations(id);
       expect(value.filter((a) => a.ClientStatus === 'running')).toHaveLength(3);
+      expect((await f.sched.jobs.latestDeployment(id)).value?.Status).toBe('successful');
+      expect((await f.sched.jobs.read(id)).value.Status).toBe('running');
     });
   }
 
@@ -92,6 +99,21 @@ describe('sched_job: the narrow reads at the end of an apply', () => {
     const fields = Object.keys(AllocationStatusSchema.shape);
     expect(statuses).toHaveLength(3);
     expect(statuses).toEqual(allocs.map((a) => pick(a, fields)));
+  });
+
+  it('reads an evaluation for its outcome with the values the full read gives', async () => {
+    const { value: registered } = await f.sched.jobs.register(twoGroups('evaluated'));
+    const evalId = registered.EvalID!;
+    // Once complete the evaluation stays as it is, so both reads see the same one.
+    await eventually(async () =>
+      expect((await f.sched.evaluations.read(evalId)).value.Status).toBe('complete'),
+    );
+    const [{ value: full }, { value: outcome }] = await Promise.all([
+      f.sched.evaluations.read(evalId),
+      f.sched.evaluations.readOutcome(evalId),
+    ]);
+    expect(outcome.ID).toBe(evalId);
+    expect(outcome).toEqual(pick(full, Object.keys(EvaluationOutcomeSchema.shape)));
   });
 
   it('answers null for a job that does not exist, as the full read does', async () => {
