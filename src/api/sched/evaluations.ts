@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { Transport } from '../transport';
 import { type PrefixListOptions, type ReadOptions, type Result } from './options';
 import { seg } from './paths';
-import { AllocationStubSchema, EvaluationSchema, type AllocationStub, type Evaluation } from './schemas';
+import {
+  AllocationStubSchema,
+  EvaluationOutcomeSchema,
+  EvaluationSchema,
+  type AllocationStub,
+  type Evaluation,
+  type EvaluationOutcome,
+} from './schemas';
 import { prefixListQuery } from './list-query';
 import { requireNonEmpty } from './validate';
 
@@ -41,6 +48,11 @@ export class EvaluationsApi {
   /** `GET /v1/evaluation/<id>`. */
   async read(id: string, opts: ReadOptions = {}): Promise<Result<Evaluation>> {
     return this.t.get(`/v1/evaluation/${evalId(id)}`, EvaluationSchema, opts);
+  }
+
+  /** {@link read}, decoded only for its outcome and successor (EvaluationOutcomeSchema). */
+  async readOutcome(id: string, opts: ReadOptions = {}): Promise<Result<EvaluationOutcome>> {
+    return this.t.get(`/v1/evaluation/${evalId(id)}`, EvaluationOutcomeSchema, opts);
   }
 
   /** `GET /v1/evaluation/<id>/allocations`. */

@@ -12,10 +12,12 @@ import {
 } from './options';
 import { seg } from './paths';
 import {
+  AllocationStatusSchema,
   AllocationStubSchema,
   DeploymentSchema,
   EvaluationSchema,
   JobDeregisterResponseSchema,
+  JobAttributesSchema,
   JobDispatchResponseSchema,
   JobPlanPassedDiffResponseSchema,
   JobPlanResponseSchema,
@@ -27,10 +29,12 @@ import {
   JobSummarySchema,
   JobVersionsResponseSchema,
   PeriodicForceResponseSchema,
+  type AllocationStatus,
   type AllocationStub,
   type Deployment,
   type Evaluation,
   type Job,
+  type JobAttributes,
   type JobDeregisterResponse,
   type JobDispatchResponse,
   type JobParseRequest,
@@ -125,6 +129,7 @@ export interface DeregisterOptions extends PlainWriteOptions {
 
 const JobListSchema = z.array(JobStubSchema);
 const AllocStubListSchema = z.array(AllocationStubSchema);
+const AllocStatusListSchema = z.array(AllocationStatusSchema);
 const EvaluationListSchema = z.array(EvaluationSchema);
 const DeploymentListSchema = z.array(DeploymentSchema);
 // A job with no deployment answers `null`.
@@ -201,6 +206,11 @@ export class JobsApi {
     return this.t.get(jobPath(jobId), JobSchema, opts);
   }
 
+  /** {@link read}, decoded only as far as JobAttributesSchema names (the rest of the job dropped). */
+  async readAttributes(jobId: string, opts: ReadOptions = {}): Promise<Result<JobAttributes>> {
+    return this.t.get(jobPath(jobId), JobAttributesSchema, opts);
+  }
+
   /** `GET /v1/job/<id>/submission?version=N`: the source given at registration. */
   async submission(jobId: string, version: number, opts: ReadOptions = {}): Promise<Result<JobSubmission>> {
     requireNonNegativeInt('version', version);
@@ -225,11 +235,12 @@ export class JobsApi {
 
   /** `GET /v1/job/<id>/allocations`. */
   async allocations(jobId: string, opts: JobAllOptions = {}): Promise<Result<AllocationStub[]>> {
-    return this.t.get(
-      jobPath(jobId, '/allocations'),
-      AllocStubListSchema,
-      withParams(omit(opts, 'all'), { all: opts.all || undefined }),
-    );
+    return this.t.get(jobPath(jobId, '/allocations'), AllocStubListSchema, allocationsQuery(opts));
+  }
+
+  /** {@link allocations}, each decoded only for its group and status (AllocationStatusSchema). */
+  async allocationStatuses(jobId: string, opts: JobAllOptions = {}): Promise<Result<AllocationStatus[]>> {
+    return this.t.get(jobPath(jobId, '/allocations'), AllocStatusListSchema, allocationsQuery(opts));
   }
 
   /** `GET /v1/job/<id>/evaluations`. */
@@ -389,6 +400,10 @@ export class JobsApi {
       }),
     );
   }
+}
+
+function allocationsQuery(opts: JobAllOptions): ReadOptions {
+  return withParams(omit(opts, 'all'), { all: opts.all || undefined });
 }
 
 function registerBody(job: Job, opts: RegisterOptions): JobRegisterRequest {

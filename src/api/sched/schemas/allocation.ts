@@ -193,3 +193,15 @@ export const AllocationStubSchema = z.looseObject({
   ModifyTime: NanoTime,
 });
 export type AllocationStub = z.infer<typeof AllocationStubSchema>;
+
+/** An allocation stub read for its group and status only, the rest dropped (see JobAttributesSchema). */
+export const AllocationStatusSchema = z.object(
+  AllocationStubSchema.pick({
+    ID: true,
+    TaskGroup: true,
+    JobVersion: true,
+    DesiredStatus: true,
+    ClientStatus: true,
+  }).shape,
+);
+export type AllocationStatus = z.infer<typeof AllocationStatusSchema>;

@@ -40,3 +40,22 @@ export const EvaluationSchema = z.looseObject({
   ModifyTime: NanoTime,
 });
 export type Evaluation = z.infer<typeof EvaluationSchema>;
+
+/**
+ * An evaluation read to follow it (as a job's rollout is waited on): the fields that tell its outcome
+ * and what comes next, checked as EvaluationSchema checks them, and the rest dropped unvisited (see
+ * JobAttributesSchema: a quarter of the full decode's cost in a short-lived process).
+ */
+export const EvaluationOutcomeSchema = z.object(
+  EvaluationSchema.pick({
+    ID: true,
+    Status: true,
+    StatusDescription: true,
+    DeploymentID: true,
+    NextEval: true,
+    BlockedEval: true,
+    FailedTGAllocs: true,
+    ModifyIndex: true,
+  }).shape,
+);
+export type EvaluationOutcome = z.infer<typeof EvaluationOutcomeSchema>;

@@ -352,6 +352,35 @@ export const JobSchema = z.looseObject({
 });
 export type Job = z.infer<typeof JobSchema>;
 
+/**
+ * A job read for what a job resource records of it (its computed attributes), at the end of an apply:
+ * those fields, checked as JobSchema checks them, and nothing else. Unlike the loose schemas above it
+ * drops the rest of the answer, which it then never visits: in a process too short-lived for zod's
+ * parsers to warm up, that decodes a job in about a seventh of the time of JobSchema, where a loose
+ * pick of the same fields, copying every other key, still took half.
+ */
+export const JobAttributesSchema = z.object({
+  ...JobSchema.pick({
+    ID: true,
+    Name: true,
+    Namespace: true,
+    Region: true,
+    Type: true,
+    Datacenters: true,
+    Status: true,
+    Version: true,
+    JobModifyIndex: true,
+    SubmitTime: true,
+  }).shape,
+  TaskGroups: list(
+    z.object({
+      ...TaskGroupSchema.pick({ Name: true, Count: true, Meta: true }).shape,
+      Tasks: list(z.object(TaskSchema.pick({ Name: true }).shape)),
+    }),
+  ),
+});
+export type JobAttributes = z.infer<typeof JobAttributesSchema>;
+
 /** Group name to counts. */
 export const TaskGroupSummarySchema = z.looseObject({
   Queued: OptNumber,

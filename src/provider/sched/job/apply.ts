@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../../../api/duration';
 import { ConflictError, NotFoundError, ValidationError } from '../../../api/errors';
-import type { Deployment, Job, JobSubmission } from '../../../api/sched/schemas';
+import { JobSchema, type Deployment, type Job, type JobSubmission } from '../../../api/sched/schemas';
 import type { ApplyContext, PlannedChange, State } from '../../resource';
 import { ResourceApplyError } from '../../common/errors';
 import { knownStringMap } from '../../common/shape';
@@ -16,13 +16,24 @@ import { short } from './failure';
 import { detectFormat, hclVariables, loadJobspec, JobspecError, resolveJob } from './jobspec';
 import { JobPrivateSchema, argumentsOf, refOf, stoppedJobModifyIndex, type JobPrivate } from './plan';
 import { jobSettings } from './schema';
-import { computedAttributes, fetchRemote, type JobRef } from './state';
+import { computedAttributes, fetchAttributes, type JobRef } from './state';
 import { JobWaitError, waitForJob } from './wait';
 
 const DEFAULT_TIMEOUT_MS = { create: 10 * 60_000, update: 10 * 60_000, delete: 5 * 60_000 };
 
+/**
+ * The plan data as apply decodes it. Its job is the plan's own (kept in memory, in a saved plan, or in
+ * the private bytes Terraform hands back as given), and the registration sends it on to the server,
+ * which checks all of it before anything else reads it: so only what apply itself reads first is
+ * checked here, and the rest is passed on as it is. Checking every group and task of it field by field
+ * was the largest CPU cost of an apply per job (zod's parsers run cold in a short-lived process).
+ */
+const AppliedPrivateSchema = JobPrivateSchema.extend({
+  job: JobSchema.pick({ ID: true, Namespace: true }).optional(),
+});
+
 function privateOf(change: PlannedChange): JobPrivate {
-  const parsed = JobPrivateSchema.safeParse(change.private ?? {});
+  const parsed = AppliedPrivateSchema.safeParse(change.private ?? {});
   if (!parsed.success) throw new Error('the planned change of sched_job lacks its plan data; plan again');
   return parsed.data;
 }
@@ -115,7 +126,7 @@ async function stateAfterFailure(
   prior: State | null,
   planned: State,
 ): Promise<State | null> {
-  const remote = await fetchRemote(ctx, ref).catch(() => null);
+  const remote = await fetchAttributes(ctx, ref).catch(() => null);
   if (!remote) return prior;
   // The new settings apply (they steer the provider), but the spec stays the last one applied
   // successfully (none for a create), so the next plan registers and waits again.
@@ -231,7 +242,7 @@ async function registerAndWait(
         throw e;
       }
     }
-    const remote = await fetchRemote(ctx, ref, followed ? { deployment: followed } : {});
+    const remote = await fetchAttributes(ctx, ref, followed ? { deployment: followed } : {});
     if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
     return { ...argumentsOf(planned), ...computedAttributes(remote) };
   } catch (e) {

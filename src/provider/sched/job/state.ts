@@ -6,16 +6,18 @@
  * changed (version, modify index or status), not a live view; the sched_allocations data source is.
  */
 import { NotFoundError } from '../../../api/errors';
-import type { AllocationStub, Deployment, Job } from '../../../api/sched/schemas';
+import type { AllocationStatus, Deployment, Job, JobAttributes } from '../../../api/sched/schemas';
+import type { Result } from '../../../api/transport';
 import type { State } from '../../resource';
 import type { SchedProviderContext } from '../context';
 import type { TaskGroupState } from './schema';
 
-export interface RemoteJob {
-  job: Job;
+/** J: the full job for callers that read its spec, or only what the computed attributes read. */
+export interface RemoteJob<J extends JobAttributes = Job> {
+  job: J;
   deployment: Deployment | null;
   /** null: not read, because the prior state's allocation attributes still describe this job. */
-  allocations: AllocationStub[] | null;
+  allocations: AllocationStatus[] | null;
   /** The state whose allocation attributes are kept when `allocations` is null. */
   prior?: State;
 }
@@ -67,7 +69,11 @@ export function knownDeployment(
  * Whether the allocation attributes of `prior` still hold for `job`: it is the same version, modify
  * index and status, and its rollout had finished when they were recorded.
  */
-function allocationsKnown(job: Job, prior: State, deployment: Deployment | null | undefined): boolean {
+function allocationsKnown(
+  job: JobAttributes,
+  prior: State,
+  deployment: Deployment | null | undefined,
+): boolean {
   return (
     deployment !== undefined &&
     prior['status'] === (job.Status ?? null) &&
@@ -76,20 +82,45 @@ function allocationsKnown(job: Job, prior: State, deployment: Deployment | null 
   );
 }
 
+type JobRead<J> = (id: string, req: { namespace: string; signal?: AbortSignal }) => Promise<Result<J>>;
+
 /** Reads the job and what goes with it; null when the job does not exist. */
 export async function fetchRemote(
   ctx: SchedProviderContext,
   ref: JobRef,
   opts: FetchOptions = {},
 ): Promise<RemoteJob | null> {
+  return fetchWith(ctx, ref, opts, (id, req) => ctx.client.jobs.read(id, req));
+}
+
+/**
+ * {@link fetchRemote} for a caller that only records the computed attributes (the end of an apply):
+ * the job is decoded only as far as they read it.
+ */
+export async function fetchAttributes(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  opts: FetchOptions = {},
+): Promise<RemoteJob<JobAttributes> | null> {
+  return fetchWith(ctx, ref, opts, (id, req) => ctx.client.jobs.readAttributes(id, req));
+}
+
+async function fetchWith<J extends JobAttributes>(
+  ctx: SchedProviderContext,
+  ref: JobRef,
+  opts: FetchOptions,
+  readJob: JobRead<J>,
+): Promise<RemoteJob<J> | null> {
   const req = { namespace: ref.namespace, signal: opts.signal };
+  const allocations = (): Promise<AllocationStatus[]> =>
+    ctx.client.jobs.allocationStatuses(ref.id, req).then((r) => r.value);
   // Without a prior state the allocations are asked for beside the job (one round trip, not two); a
   // refresh reads the job first, since it usually needs nothing more.
-  const early = opts.prior ? undefined : ctx.client.jobs.allocations(ref.id, req).then((r) => r.value);
+  const early = opts.prior ? undefined : allocations();
   early?.catch(() => undefined);
-  let job: Job;
+  let job: J;
   try {
-    ({ value: job } = await ctx.client.jobs.read(ref.id, req));
+    ({ value: job } = await readJob(ref.id, req));
   } catch (e) {
     if (e instanceof NotFoundError) return null;
     throw e;
@@ -100,7 +131,7 @@ export async function fetchRemote(
   }
   const [deployment, allocs] = await Promise.all([
     known !== undefined ? known : ctx.client.jobs.latestDeployment(ref.id, req).then((r) => r.value),
-    early ?? ctx.client.jobs.allocations(ref.id, req).then((r) => r.value),
+    early ?? allocations(),
   ]);
   return { job, deployment, allocations: allocs };
 }
@@ -111,7 +142,10 @@ function nanosToIso(ns: number | null | undefined): string | null {
 }
 
 /** Task groups as the job declares them, with their wanted allocations counted by client status. */
-export function taskGroupStates(job: Job, allocations: readonly AllocationStub[] = []): TaskGroupState[] {
+export function taskGroupStates(
+  job: JobAttributes,
+  allocations: readonly AllocationStatus[] = [],
+): TaskGroupState[] {
   return (job.TaskGroups ?? []).map((g) => {
     const mine = allocations.filter((a) => a.TaskGroup === g.Name && a.DesiredStatus === 'run');
     const count = (status: string): number => mine.filter((a) => a.ClientStatus === status).length;
@@ -130,7 +164,7 @@ export function taskGroupStates(job: Job, allocations: readonly AllocationStub[]
 }
 
 /** The attributes that come from the job spec alone (known at plan time). */
-export function specAttributes(job: Job): State {
+export function specAttributes(job: JobAttributes): State {
   return {
     id: job.ID ?? null,
     name: job.Name || job.ID || null,
@@ -142,7 +176,7 @@ export function specAttributes(job: Job): State {
 }
 
 /** Every computed attribute, from what the cluster reports. */
-export function computedAttributes(remote: RemoteJob): State {
+export function computedAttributes(remote: RemoteJob<JobAttributes>): State {
   const { job, deployment, allocations, prior } = remote;
   const allocationAttributes =
     allocations === null && prior

@@ -7,7 +7,7 @@ import { ValidationError } from '../../../api/errors';
 import type { Result } from '../../../api/transport';
 import { formatDuration } from '../../../api/duration';
 import { watch } from '../../../api/watch';
-import type { AllocationStub, Deployment, Evaluation, Job } from '../../../api/sched/schemas';
+import type { AllocationStub, Deployment, EvaluationOutcome, Job } from '../../../api/sched/schemas';
 import type { ProgressEvent } from '../../resource';
 import type { Deadline } from '../../common/timeouts';
 import type { SchedProviderContext } from '../context';
@@ -175,10 +175,10 @@ async function followEvaluations(
   o: Omit<WaitOptions, 'job' | 'version'>,
   seen: Seen,
   report: (e: ProgressEvent) => void,
-): Promise<Evaluation | undefined> {
+): Promise<EvaluationOutcome | undefined> {
   const { client } = o.ctx;
   let id = o.evalId;
-  let last: Evaluation | undefined;
+  let last: EvaluationOutcome | undefined;
   const visited = new Set<string>();
   while (id && !visited.has(id)) {
     visited.add(id);
@@ -188,7 +188,7 @@ async function followEvaluations(
     const from = evalId === o.evalId && o.evalCreateIndex ? o.evalCreateIndex : undefined;
     const ev = await until(
       o,
-      (index, signal) => client.evaluations.read(evalId, { index, wait: BLOCK, signal }),
+      (index, signal) => client.evaluations.readOutcome(evalId, { index, wait: BLOCK, signal }),
       (e) => e.Status !== 'pending',
       from,
     );
@@ -228,7 +228,7 @@ interface DeploymentSeen {
 /** The deployment of the registered version, if the job has one. */
 async function deploymentFor(
   o: WaitOptions,
-  ev: Evaluation | undefined,
+  ev: EvaluationOutcome | undefined,
   seen: Seen,
 ): Promise<DeploymentSeen | undefined> {
   if (o.job.Type && o.job.Type !== 'service') return undefined;
@@ -261,7 +261,7 @@ async function deploymentFor(
  */
 async function deploymentOfEvaluation(
   o: WaitOptions,
-  ev: Evaluation | undefined,
+  ev: EvaluationOutcome | undefined,
   seen: Seen,
 ): Promise<DeploymentSeen | undefined> {
   if (!ev?.DeploymentID || !ev.ModifyIndex) return undefined;

@@ -1,3 +1,5 @@
+import { NotFoundError } from '../../../../src/api/errors';
+import type { Job } from '../../../../src/api/sched/schemas';
 import { mockJob } from '../../../helpers/jobs';
 import { eventually } from '../../../helpers/agent';
 import type { State } from '../../../../src/provider/resource';
@@ -259,5 +261,14 @@ describe('sched_job lifecycle against the dev agent', () => {
     const change = await h.job.plan({ prior: null, config: jobConfig(mockJob('x', { count: 1 })) });
     const err = await applyFailure(h.job, { ...change, private: {} });
     expect(err.message).toContain('plan again');
+  });
+
+  it('registers nothing from plan data whose job is malformed below its top level: the server rejects it', async () => {
+    const change = await h.job.plan({ prior: null, config: jobConfig(mockJob('garbled', { count: 1 })) });
+    const priv = change.private as { job: Job };
+    const job = { ...priv.job, TaskGroups: [{ ...priv.job.TaskGroups![0]!, Count: 'two' }] };
+    const err = await applyFailure(h.job, { ...change, private: { ...priv, job } });
+    expect(err.message).toContain('job garbled was rejected');
+    await expect(h.f.sched.jobs.read('garbled')).rejects.toThrow(NotFoundError);
   });
 });
