@@ -21,7 +21,9 @@ test('a guard that observed a state does not keep its text alive', () => {
   const base = heapMB();
   let text: string | undefined = bigStateText(64);
   guard.observe(text);
-  expect(heapMB() - base).toBeGreaterThan(60);
+  // The text is alive here (half of it is margin: a full collection may also free some of what the
+  // base counted, which made an exact 60 MB fail on a clean CI checkout).
+  expect(heapMB() - base).toBeGreaterThan(32);
   text = undefined;
   // V8 keeps the subject of the last regex match (RegExp.lastMatch) until the next one.
   /./.exec('.');
