@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { createSecureContext } from 'node:tls';
 import { readPem } from '../api/pem';
-import { formatIssuePath } from '../api/transport';
+import { formatIssuePath } from '../api/issue-path';
 import { Clock } from './clock';
 import { closeServer, createServiceServer, listen, type ServerTls } from './http/server';
 import { DevAgentOptionsSchema, type DevAgentOptions, type ResolvedDevAgentOptions } from './options';

@@ -31,8 +31,6 @@ import {
   type ServiceKind,
 } from './env';
 
-export { formatIssuePath };
-
 export type { Flavor, ServiceKind } from './env';
 
 export interface TlsOptions {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RequestValidationError } from '../errors';
-import { formatIssuePath, type Result } from '../transport';
+import { type Result } from '../transport';
+import { formatIssuePath } from '../issue-path';
 import type { RuleViolation } from './rules';
 
 /** Throws the first broken rule, before anything is sent. */

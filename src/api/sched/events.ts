@@ -10,7 +10,8 @@ import {
   ResponseSchemaError,
   ServerError,
 } from '../errors';
-import { formatIssuePath, type Transport } from '../transport';
+import { type Transport } from '../transport';
+import { formatIssuePath } from '../issue-path';
 import type { Dialect } from '../dialect';
 import { EventStreamMessageSchema, type EventStreamMessage } from './schemas';
 

@@ -5,7 +5,8 @@
 import type WebSocket from 'ws';
 import { lazyModule } from '../../common/lazy-module';
 import { ConnectionError, RequestValidationError, ResponseSchemaError, errorForStatus } from '../errors';
-import { formatIssuePath, type Transport } from '../transport';
+import { type Transport } from '../transport';
+import { formatIssuePath } from '../issue-path';
 import { Channel } from './channel';
 import { seg } from './paths';
 import { ExecResponseFrameSchema, type ExecAuthFrame, type ExecRequestFrame } from './schemas';

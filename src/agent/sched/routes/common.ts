@@ -1,6 +1,6 @@
 /** Small pieces every scheduler route uses. */
 import { z } from 'zod';
-import { formatIssuePath } from '../../../api/transport';
+import { formatIssuePath } from '../../../api/issue-path';
 import { badRequest, notFound } from '../../http/errors';
 import type { Snapshot } from '../../http/blocking';
 import { listWith, type ListOptions } from '../../http/list';
