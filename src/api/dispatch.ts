@@ -22,7 +22,10 @@ export interface DispatchRequest {
 
 export interface CollectedResponse {
   statusCode: number;
-  /** Lower-cased names; a repeated header is an array of its values, as undici's `request()` gives. */
+  /**
+   * The headers the transport reads (`x-*`, `content-encoding`, `retry-after`) by lower-cased name; a
+   * repeated header is an array of its values, as undici's `request()` gives.
+   */
   headers: Record<string, string | string[]>;
   body: Buffer;
 }
@@ -135,10 +138,20 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 }
 
+/**
+ * Whether a header name may be one the transport reads: `x-*`, or of the first letter and length of
+ * `content-encoding` or `retry-after`. The others (date, connection, ...) are not decoded at all.
+ */
+function mayKeep(name: Buffer): boolean {
+  const c = name[0]! | 0x20; // lower case
+  return c === 0x78 || (c === 0x63 && name.length === 16) || (c === 0x72 && name.length === 11);
+}
+
 function headersOf(raw: Buffer[]): Record<string, string | string[]> {
   // No prototype: a header named `__proto__` is a header like any other.
   const headers = Object.create(null) as Record<string, string | string[]>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!mayKeep(raw[i]!)) continue;
     const name = raw[i]!.toString('latin1').toLowerCase();
     const value = raw[i + 1]!.toString('latin1');
     const seen = headers[name];
