@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import {
@@ -410,6 +411,18 @@ describe('transport', () => {
 
       srv.handle((_r, res) => json(res, 200, { ok: true }));
       expect((await t.get('/v1/job/d', Any)).value).toEqual({ ok: true });
+    });
+
+    it('listens to a signal once however many requests it covers (no MaxListeners warning)', async () => {
+      const answer: Array<() => void> = [];
+      srv.handle((_r, res) => void answer.push(() => json(res, 200, { ok: true })));
+      const t = make();
+      const ac = new AbortController();
+      const all = Array.from({ length: 25 }, (_, i) => t.get(`/v1/job/j${i}`, Any, { signal: ac.signal }));
+      while (answer.length < 25) await new Promise((r) => setTimeout(r, 5));
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(1);
+      for (const a of answer) a();
+      expect((await Promise.all(all)).map((r) => r.value)).toEqual(all.map(() => ({ ok: true })));
     });
 
     it('gives a signal that served finished requests no say over later ones', async () => {
