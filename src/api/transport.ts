@@ -16,6 +16,7 @@ import {
   ServerError,
 } from './errors';
 import { dialectFor, type Dialect } from './dialect';
+import { abortReason, dispatchCollect, type CollectedResponse } from './dispatch';
 import { formatIssuePath } from './issue-path';
 import { parseDuration } from './duration';
 import { readPem } from './pem';
@@ -166,10 +167,6 @@ function acquirePool(
   return { key: poolKey, pool: entry.pool, connect };
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
-}
-
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
@@ -225,6 +222,13 @@ export class Transport {
   private readonly tlsConnect: TlsConnectOptions | undefined;
   private readonly basePath: string;
   private readonly acceptEncoding: string;
+  /** The lower-cased names of the response headers read into QueryMeta, in this transport's dialect. */
+  private readonly metaHeaders: Record<
+    'index' | 'lastContact' | 'knownLeader' | 'nextToken' | 'filteredByAcls',
+    string
+  >;
+  /** Request headers of the calls that add none of their own, by content type ('' for none). */
+  private readonly sharedHeaders = new Map<string, Record<string, string>>();
   private closed = false;
 
   constructor(opts: TransportOptions) {
@@ -239,6 +243,14 @@ export class Transport {
     this.authScheme = opts.authScheme ?? 'header';
     this.extraHeaders = { ...(opts.headers ?? {}) };
     this.prefix = headerPrefix(this.service, this.flavor);
+    const lower = (name: string): string => this.header(name).toLowerCase();
+    this.metaHeaders = {
+      index: lower('Index'),
+      lastContact: lower('LastContact'),
+      knownLeader: lower('KnownLeader'),
+      nextToken: lower('NextToken'),
+      filteredByAcls: lower('Results-Filtered-By-ACLs'),
+    };
     this.retries = {
       max: opts.retries?.max ?? 3,
       baseDelayMs: opts.retries?.baseDelayMs ?? 100,
@@ -497,15 +509,15 @@ export class Transport {
   }
 
   private fullPath(path: string, query: Array<[string, string]>): string {
-    const qs = new URLSearchParams(query).toString();
-    return `${this.basePath}${path}${qs ? `?${qs}` : ''}`;
+    if (query.length === 0) return `${this.basePath}${path}`;
+    return `${this.basePath}${path}?${formEncode(query)}`;
   }
 
   /** Path for errors and logs: no token parameter, ever. */
   private displayPath(path: string, query: Array<[string, string]>): string {
+    if (query.length === 0) return path;
     const safe = query.filter(([k]) => k !== 'token' && k !== 'auth_token');
-    const qs = new URLSearchParams(safe).toString();
-    return `${path}${qs ? `?${qs}` : ''}`;
+    return safe.length === 0 ? path : `${path}?${formEncode(safe)}`;
   }
 
   private requestHeaders(
@@ -529,6 +541,16 @@ export class Transport {
     return headers;
   }
 
+  /** The same headers as requestHeaders gives a call without a token or headers of its own, built once. */
+  private sharedRequestHeaders(contentType: string | undefined): Record<string, string> {
+    let headers = this.sharedHeaders.get(contentType ?? '');
+    if (!headers) {
+      headers = Object.freeze(this.requestHeaders(undefined, contentType, undefined));
+      this.sharedHeaders.set(contentType ?? '', headers);
+    }
+    return headers;
+  }
+
   /** Removes every token this transport knows from a text that came from outside (server messages). */
   private redact(text: string, extraToken?: string): string {
     let out = text;
@@ -538,25 +560,22 @@ export class Transport {
     return out;
   }
 
-  private parseMeta(headers: Dispatcher.ResponseData['headers']): QueryMeta {
-    const h = (name: string): string | undefined => {
-      const v = headers[this.header(name).toLowerCase()];
-      return Array.isArray(v) ? v[0] : v;
-    };
+  private parseMeta(headers: CollectedResponse['headers']): QueryMeta {
+    const names = this.metaHeaders;
     const meta: QueryMeta = {
-      index: Number(h('Index') ?? 0) || 0,
-      lastContact: Number(h('LastContact') ?? 0) || 0,
-      knownLeader: h('KnownLeader') === 'true',
+      index: Number(first(headers[names.index]) ?? 0) || 0,
+      lastContact: Number(first(headers[names.lastContact]) ?? 0) || 0,
+      knownLeader: first(headers[names.knownLeader]) === 'true',
     };
-    const next = h('NextToken');
+    const next = first(headers[names.nextToken]);
     if (next) meta.nextToken = next;
-    if (h('Results-Filtered-By-ACLs') === 'true') meta.filteredByAcls = true;
+    if (first(headers[names.filteredByAcls]) === 'true') meta.filteredByAcls = true;
     return meta;
   }
 
   /** A response that carries another dialect's index header, and not ours, comes from a server of another flavor. */
-  private checkDialect(headers: Dispatcher.ResponseData['headers'], method: string, path: string): void {
-    if (headers[this.header('Index').toLowerCase()] !== undefined) return;
+  private checkDialect(headers: CollectedResponse['headers'], method: string, path: string): void {
+    if (headers[this.metaHeaders.index] !== undefined) return;
     for (const prefix of ALL_PREFIXES) {
       if (prefix !== this.prefix && headers[`${prefix}index`.toLowerCase()] !== undefined) {
         throw new DialectMismatchError(method, path, this.prefix, prefix);
@@ -605,15 +624,18 @@ export class Transport {
     if (this.closed) throw new Error('transport is closed');
     const fullPath = this.fullPath(req.path, req.query);
     const shownPath = this.displayPath(req.path, req.query);
-    const headers = this.requestHeaders(req.token, req.contentType, req.headers);
+    const headers =
+      req.token === undefined && req.headers === undefined
+        ? this.sharedRequestHeaders(req.contentType)
+        : this.requestHeaders(req.token, req.contentType, req.headers);
     for (let attempt = 0; ; attempt++) {
       if (req.signal?.aborted) throw abortReason(req.signal);
       const started = Date.now();
       let failure: unknown;
       let retryAfter: string | string[] | undefined;
       try {
-        const res = await this.pool.request({
-          method: req.method as Dispatcher.HttpMethod,
+        const res = await dispatchCollect(this.pool, {
+          method: req.method,
           path: fullPath,
           headers,
           body: req.body,
@@ -621,9 +643,7 @@ export class Transport {
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
         });
-        const raw = Buffer.from(await res.body.arrayBuffer());
-        const encoding = res.headers['content-encoding'];
-        const bytes = encoding === 'gzip' ? gunzipSync(raw) : raw;
+        const bytes = res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.body) : res.body;
         const text = bytes.toString('utf8');
         this.logger?.({
           method: req.method,
@@ -685,6 +705,10 @@ export class Transport {
   }
 }
 
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
 function appendParams(q: Array<[string, string]>, params: Record<string, ParamValue> | undefined): void {
   if (!params) return;
   for (const [k, v] of Object.entries(params)) {
@@ -692,6 +716,22 @@ function appendParams(q: Array<[string, string]>, params: Record<string, ParamVa
     if (Array.isArray(v)) for (const item of v) q.push([k, item]);
     else q.push([k, String(v)]);
   }
+}
+
+/** What URLSearchParams leaves as it is (application/x-www-form-urlencoded). */
+const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
+
+/**
+ * The query string URLSearchParams would write. Parameters are nearly always plain words and numbers,
+ * which it writes unchanged; only a query with anything else is worth building the object for.
+ */
+function formEncode(query: Array<[string, string]>): string {
+  let out = '';
+  for (const [k, v] of query) {
+    if (!FORM_PLAIN.test(k) || !FORM_PLAIN.test(v)) return new URLSearchParams(query).toString();
+    out += out === '' ? `${k}=${v}` : `&${k}=${v}`;
+  }
+  return out;
 }
 
 /** Nomad and Consul answer errors in plain text; some proxies answer JSON. */
