@@ -31,7 +31,7 @@ import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
 import { targetingPlanWarning } from './targeting';
 import { sensitiveVariableTexts } from './sensitivity';
-import type { StackPlan } from './types';
+import type { InstancePlan, StackPlan } from './types';
 
 export interface PlanOptions {
   stack: string;
@@ -48,6 +48,11 @@ export interface PlanOptions {
   targets?: string[];
   parallelism?: number;
   signal?: AbortSignal;
+  /**
+   * Told of each instance's plan as it is recorded (it never changes after), while the rest of the
+   * stack is still planned: a renderer may start on it during the waits on the cluster.
+   */
+  onInstance?: (ip: InstancePlan) => void;
 }
 
 export async function planStack(opts: PlanOptions): Promise<StackPlan> {
