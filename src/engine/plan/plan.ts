@@ -14,9 +14,8 @@ import {
   type VariableInputs,
 } from '../config';
 import { singleInstanceCheck, sortChecks } from './checks';
-import { setConfigurationLazily } from './lazy-configuration';
+import { setConfigurationLazily, setRelevantAttributesLazily } from './lazy-configuration';
 import { sortDrift } from './drift';
-import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
 import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
@@ -95,8 +94,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   plan.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   sortDrift(plan.drift);
   sortChecks(plan.checks);
-  const relevant = relevantAttributes(opts.config, plan);
-  if (relevant.length > 0) plan.relevantAttributes = relevant;
+  setRelevantAttributesLazily(plan, opts.config);
   return plan;
 }
 
