@@ -91,13 +91,15 @@ export function planCommand(io: CliIO): Command {
               return { plan: p, priorState: s.state };
             },
             io,
+            (planned) => {
+              printDiagnostics(io, planned.plan, o.format);
+              printPlan(io, planned.plan, o.format, {
+                ...(run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {}),
+                priorState: planned.priorState,
+                ...(ahead ? { ahead } : {}),
+              });
+            },
           );
-          printDiagnostics(io, plan, o.format);
-          printPlan(io, plan, o.format, {
-            ...(run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {}),
-            priorState,
-            ...(ahead ? { ahead } : {}),
-          });
           errored ||= plan.errored;
           changes ||= planHasChanges(plan);
           if (o.out && !plan.errored) {
