@@ -12,6 +12,8 @@ import {
   type StackOptions,
 } from './stack-command';
 import { ExitCode, type CliIO } from './io';
+import { wantsColor } from '../engine/render';
+import { RenderAhead } from './render-ahead';
 import { parseFormat, planHasChanges, printDiagnostics, printPlan, type PlanFormat } from './render-plan';
 
 interface PlanCliOptions extends StackOptions {
@@ -66,6 +68,8 @@ export function planCommand(io: CliIO): Command {
       run.remoteState = pending.reader(run.remoteState);
       let changes = false;
       let errored = false;
+      // The text of each resource is rendered while the plan waits on the cluster.
+      const ahead = o.format === 'text' ? new RenderAhead(wantsColor(io.stdout, io.env)) : undefined;
       try {
         for (const stack of run.stacks) {
           const { plan, priorState } = await withStack(
@@ -78,6 +82,7 @@ export function planCommand(io: CliIO): Command {
                 mode: o.destroy ? 'destroy' : 'normal',
                 refresh: o.refresh,
                 ...planLimits(o, io),
+                ...(ahead ? { onInstance: ahead.note } : {}),
               });
               pending.record(
                 ownStateLocation(s.loaded, s.workspace),
@@ -86,12 +91,15 @@ export function planCommand(io: CliIO): Command {
               return { plan: p, priorState: s.state };
             },
             io,
+            (planned) => {
+              printDiagnostics(io, planned.plan, o.format);
+              printPlan(io, planned.plan, o.format, {
+                ...(run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {}),
+                priorState: planned.priorState,
+                ...(ahead ? { ahead } : {}),
+              });
+            },
           );
-          printDiagnostics(io, plan, o.format);
-          printPlan(io, plan, o.format, {
-            ...(run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {}),
-            priorState,
-          });
           errored ||= plan.errored;
           changes ||= planHasChanges(plan);
           if (o.out && !plan.errored) {

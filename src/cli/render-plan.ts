@@ -5,6 +5,7 @@ import type { StackPlan } from '../engine/plan/types';
 import type { StateFile } from '../engine/state';
 import { renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
 import type { CliIO } from './io';
+import type { RenderAhead } from './render-ahead';
 import { collectSecretsOfPlan, noteSecrets } from './secrets';
 
 export type PlanFormat = 'text' | 'json' | 'markdown';
@@ -29,9 +30,9 @@ export function printPlan(
   io: CliIO,
   plan: StackPlan,
   format: PlanFormat,
-  opts: { title?: string; priorState?: StateFile } = {},
+  opts: { title?: string; priorState?: StateFile; ahead?: RenderAhead } = {},
 ): void {
-  const model = { ...planModel(plan), timestamp: plan.createdAt };
+  const model = { ...planModel(plan, opts.ahead?.changeOf), timestamp: plan.createdAt };
   // One document per line, each naming its stack (cdktf_sched.stack), so several stacks stay apart.
   if (format === 'json') {
     // Read only here: a new plan builds its configuration on first read (plan/lazy-configuration).
@@ -51,7 +52,15 @@ export function printPlan(
     io.stdout.write('\n');
   } else {
     if (opts.title) io.stdout.write(`\n${opts.title}\n`);
-    io.stdout.write(renderText(model, { color: wantsColor(io.stdout, io.env), toolName: 'cdktf-sched' }));
+    const color = wantsColor(io.stdout, io.env);
+    const ahead = opts.ahead?.color === color ? opts.ahead : undefined;
+    io.stdout.write(
+      renderText(model, {
+        color,
+        toolName: 'cdktf-sched',
+        ...(ahead ? { renderedBlock: ahead.blockOf } : {}),
+      }),
+    );
   }
 }
 

@@ -217,6 +217,11 @@ export async function withStack<T>(
   operation: string,
   fn: (s: StackSession) => Promise<T>,
   io: CliIO,
+  /**
+   * Runs on fn's result once the session has started to close (its connections and its state lock),
+   * so printing a plan overlaps the waits of closing; the stack stays locked until both are done.
+   */
+  whileClosing?: (result: T) => void,
 ): Promise<T> {
   const config = run.configs.get(stack);
   // Taken once: a second session of the stack in this command reads the file again.
@@ -229,11 +234,20 @@ export async function withStack<T>(
     remoteState: run.remoteState,
     log: (l) => void io.stderr.write(`${l}\n`),
   });
+  let result: T;
   try {
-    return await fn(session);
-  } finally {
+    result = await fn(session);
+  } catch (err) {
     await session.close();
+    throw err;
   }
+  const closing = session.close();
+  try {
+    whileClosing?.(result);
+  } finally {
+    await closing;
+  }
+  return result;
 }
 
 /** What every plan of an open stack starts from: its configuration, its state, its providers and variables. */

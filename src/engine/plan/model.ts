@@ -1,21 +1,19 @@
 /** A stack plan as the renderers see it. */
 import type { PlanModel, ResourceChange } from '../render/model';
 import { resourceChangeFromPlanned } from '../render/model';
-import type { DriftedInstance, StackPlan } from './types';
+import type { DriftedInstance, InstancePlan, StackPlan } from './types';
 import { providerFqn } from '../state/format';
 
-export function planModel(
-  plan: StackPlan,
-  priorSensitive: (address: string) => ResourceChange['beforeSensitive'] = () => [],
-): PlanModel {
-  const resourceChanges: ResourceChange[] = plan.instances.map((ip) => ({
+/** One instance's change as the renderers see it; built from its plan alone, so it may be built early. */
+export function instanceChange(ip: InstancePlan): ResourceChange {
+  return {
     ...resourceChangeFromPlanned({
       address: ip.address,
       planned: ip.change,
       providerName: providerFqn(ip.providerName),
       ...(ip.constructPath ? { constructPath: ip.constructPath } : {}),
       sensitive: ip.sensitive,
-      priorSensitive: [...priorSensitive(ip.address), ...(ip.marks?.before ?? [])],
+      priorSensitive: ip.marks?.before ?? [],
       ...(ip.marks ? { plannedSensitive: ip.marks.after } : {}),
       ...(ip.actionReason ? { actionReason: ip.actionReason } : {}),
       createBeforeDestroy: ip.createBeforeDestroy,
@@ -24,7 +22,15 @@ export function planModel(
     ...(ip.forget ? { action: 'forget' as const, after: null } : {}),
     ...(ip.previousAddress ? { previousAddress: ip.previousAddress } : {}),
     ...(ip.importing ? { importing: ip.importing } : {}),
-  }));
+  };
+}
+
+/** `changeOf`: where the instances' changes come from (a renderer that built them ahead passes its own). */
+export function planModel(
+  plan: StackPlan,
+  changeOf: (ip: InstancePlan) => ResourceChange = instanceChange,
+): PlanModel {
+  const resourceChanges: ResourceChange[] = plan.instances.map(changeOf);
   for (const dp of plan.data) {
     if (!dp.deferred) continue;
     resourceChanges.push({

@@ -14,9 +14,8 @@ import {
   type VariableInputs,
 } from '../config';
 import { singleInstanceCheck, sortChecks } from './checks';
-import { setConfigurationLazily } from './lazy-configuration';
+import { setConfigurationLazily, setRelevantAttributesLazily } from './lazy-configuration';
 import { sortDrift } from './drift';
-import { relevantAttributes } from './relevant';
 import { walk, type ConfigNode } from '../graph';
 import type { ProviderSet } from '../providers';
 import type { StateFile } from '../state';
@@ -31,7 +30,7 @@ import { planProvider } from './steps/provider';
 import { planResource } from './steps/resource';
 import { targetingPlanWarning } from './targeting';
 import { sensitiveVariableTexts } from './sensitivity';
-import type { StackPlan } from './types';
+import type { InstancePlan, StackPlan } from './types';
 
 export interface PlanOptions {
   stack: string;
@@ -48,6 +47,11 @@ export interface PlanOptions {
   targets?: string[];
   parallelism?: number;
   signal?: AbortSignal;
+  /**
+   * Told of each instance's plan as it is recorded (it never changes after), while the rest of the
+   * stack is still planned: a renderer may start on it during the waits on the cluster.
+   */
+  onInstance?: (ip: InstancePlan) => void;
 }
 
 export async function planStack(opts: PlanOptions): Promise<StackPlan> {
@@ -90,8 +94,7 @@ export async function planStack(opts: PlanOptions): Promise<StackPlan> {
   plan.instances.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   sortDrift(plan.drift);
   sortChecks(plan.checks);
-  const relevant = relevantAttributes(opts.config, plan);
-  if (relevant.length > 0) plan.relevantAttributes = relevant;
+  setRelevantAttributesLazily(plan, opts.config);
   return plan;
 }
 

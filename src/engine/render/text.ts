@@ -31,6 +31,12 @@ export interface TextOptions {
   color: boolean;
   /** Name used in "… will perform the following actions". */
   toolName?: string;
+  /**
+   * A change's block as renderResourceText made it earlier with this same colour setting, if it did
+   * (cli/render-ahead); its lines may come joined by newlines. Unredacted like any block: the whole
+   * text is scrubbed at the end either way.
+   */
+  renderedBlock?: (rc: ResourceChange) => readonly string[] | undefined;
 }
 
 const LEGEND: [Sym, string][] = [
@@ -201,7 +207,7 @@ export function renderText(plan: PlanModel, opts: TextOptions): string {
     out.push(`${tool} will perform the following actions:`);
     for (const rc of changes) {
       out.push('');
-      out.push(...renderResourceText(rc, st));
+      out.push(...(opts.renderedBlock?.(rc) ?? renderResourceText(rc, st)));
     }
     out.push('');
     const s = summarize(plan);

@@ -81,6 +81,7 @@ export function recordInstance(
   checkPreventDestroy(step, key, address, change, orphan);
   ctx.plannedByAddress.set(address, ip);
   ctx.plan.instances.push(ip);
+  ctx.opts.onInstance?.(ip);
   return ip;
 }
 

@@ -4,7 +4,10 @@
  * was assigned at plan time.
  */
 import { parseStackConfig } from '../../../../src/engine/config';
-import { setConfigurationLazily } from '../../../../src/engine/plan/lazy-configuration';
+import {
+  setConfigurationLazily,
+  setRelevantAttributesLazily,
+} from '../../../../src/engine/plan/lazy-configuration';
 import { emptyPlan } from '../../../../src/engine/plan/context';
 import type { PlanOptions } from '../../../../src/engine/plan/plan';
 import type { StackPlan } from '../../../../src/engine/plan/types';
@@ -66,4 +69,50 @@ test('an assignment replaces it without building it', () => {
   lazy.configuration = { replaced: true };
   expect(lazy.configuration).toEqual({ replaced: true });
   expect(schemas.calls).toBe(0);
+});
+
+/** Two namespaces, one read by the other: planning `reader` makes `team.name` relevant. */
+const withReference = parseStackConfig({
+  '//': { metadata: { stackName: 's', backend: 'local', version: '0.21.0' } },
+  provider: { sched: [{ address: 'http://x' }] },
+  resource: {
+    sched_namespace: {
+      team: { name: 'team' },
+      reader: { name: 'reader', description: 'next to ${sched_namespace.team.name}' },
+    },
+  },
+});
+
+/** The plan of one instance of `address`, planned as `action`. */
+function planning(address: string, action: 'create' | 'noop'): StackPlan {
+  const p = plan();
+  p.instances.push({
+    address,
+    resourceAddress: address,
+    change: { action, prior: null, planned: null, diagnostics: [] },
+  } as unknown as StackPlan['instances'][number]);
+  return p;
+}
+
+test('the relevant attributes are found on first read and serialize as when assigned at plan time', () => {
+  const lazy = planning('sched_namespace.reader', 'create');
+  setRelevantAttributesLazily(lazy, withReference);
+  lazy.checks = [];
+  const eager = planning('sched_namespace.reader', 'create');
+  eager.relevantAttributes = [{ resource: 'sched_namespace.team', attribute: ['name'] }];
+  eager.checks = [];
+  expect(JSON.stringify(lazy, null, 1)).toBe(JSON.stringify(eager, null, 1));
+  expect(lazy.relevantAttributes).toEqual(eager.relevantAttributes);
+  expect(Object.keys(lazy)).toEqual(Object.keys(eager));
+});
+
+test('with no relevant attribute the key is left out, as a plan at plan time left it', () => {
+  const lazy = planning('sched_namespace.reader', 'noop');
+  setRelevantAttributesLazily(lazy, withReference);
+  lazy.checks = [];
+  const eager = planning('sched_namespace.reader', 'noop');
+  eager.checks = [];
+  expect(JSON.stringify(lazy, null, 1)).toBe(JSON.stringify(eager, null, 1));
+  expect(lazy.relevantAttributes).toBeUndefined();
+  expect(Object.keys(lazy)).toEqual(Object.keys(eager));
 });
