@@ -3,8 +3,10 @@
 // npx, asked for a bin that the project's own package.json declares, installs the project into npx's
 // cache (a link to this directory) before it looks at node_modules/.bin, running `prepare` there on the
 // first such run. That run only needs the CLI that is built already: it neither builds nor links bins
-// (npx links them in its cache). Otherwise the build is skipped when dist/ was built from exactly the
-// files it is built from now; `npm run build` always builds.
+// (npx links them in its cache). The `prepare` script in package.json ends that run in the shell
+// before this script's Node starts (a tenth of a second or more of a first `npx cdktf-sched`); the
+// check below does it where the shell has no `test` (cmd.exe). Otherwise the build is skipped when
+// dist/ was built from exactly the files it is built from now; `npm run build` always builds.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');

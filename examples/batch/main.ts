@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { Job, SchedProvider } from '../../constructs';
+import { Job, SchedProvider } from 'cdktf-sched';
 
 export class BatchStack extends TerraformStack {
   constructor(scope: Construct, id: string) {

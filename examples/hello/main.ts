@@ -7,7 +7,7 @@
  */
 import { App, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
-import { Job, SchedNamespace, SchedProvider } from '../../constructs';
+import { Job, SchedNamespace, SchedProvider } from 'cdktf-sched';
 
 export class HelloStack extends TerraformStack {
   constructor(scope: Construct, id: string) {

@@ -10,7 +10,7 @@
  */
 import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import type { Construct } from 'constructs';
-import { AuthMethod, Peering, PeeringToken, RegNamespace, RegProvider } from '../../constructs';
+import { AuthMethod, Peering, PeeringToken, RegNamespace, RegProvider } from 'cdktf-sched';
 import { DEFAULT_POLICY } from './policy';
 
 export class RegistryStack extends TerraformStack {

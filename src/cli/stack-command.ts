@@ -6,7 +6,14 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { StackConfig, SynthesizedStack, VariableInputs } from '../engine/config';
-import { needsDevAgent, preloadDevAgent, startDevTarget, type DevTarget } from '../engine/dev-target';
+import {
+  needsDevAgent,
+  preloadDevAgent,
+  startDevTarget,
+  startDevTargetEarly,
+  type DevTarget,
+  type EarlyDevTarget,
+} from '../engine/dev-target';
 import { loadProject, selectStack, stacksOf, synth, type Project } from '../engine/project';
 import { openStack, type StackSession } from '../engine/session';
 import { orderByDependencies, orderForDestroy } from '../engine/stack-order';
@@ -165,14 +172,39 @@ export async function prepare(
 ): Promise<StackRun> {
   const project = loadProject(path.resolve(io.cwd, o.app ?? '.'));
   const log = (line: string): void => void io.stderr.write(`${line}\n`);
+  let early: EarlyDevTarget | undefined;
   let all: SynthesizedStack[];
-  if (o.synth === false) all = await stacksOf(project);
-  else {
-    const synthesized = synth(project, log, io.env);
-    // The app runs in its own process: this one is idle until it exits.
-    if (o.devAgent !== false) preloadDevAgent(io.env);
-    all = await synthesized;
+  try {
+    if (o.synth === false) all = await stacksOf(project);
+    else {
+      const synthesized = synth(project, log, io.env);
+      // The app runs in its own process: this one is idle until it exits.
+      if (o.devAgent !== false) {
+        early = startDevTargetEarly(project.dir, io.env);
+        if (!early) preloadDevAgent(io.env);
+      }
+      all = await synthesized;
+    }
+    return await prepareStacks(io, o, opts, { project, all, early, log });
+  } catch (e) {
+    await early?.discard();
+    throw e;
   }
+}
+
+/** The rest of prepare, once the app has synthesized: `early` is used or discarded before it returns. */
+async function prepareStacks(
+  io: CliIO,
+  o: StackOptions,
+  opts: { all?: boolean; destroy?: boolean },
+  synthesized: {
+    project: Project;
+    all: SynthesizedStack[];
+    early: EarlyDevTarget | undefined;
+    log: (line: string) => void;
+  },
+): Promise<StackRun> {
+  const { project, all, early, log } = synthesized;
   const stacks =
     o.stack || !opts.all
       ? [selectStack(all, o.stack)]
@@ -191,12 +223,10 @@ export async function prepare(
   // Backends this engine cannot use are refused before anything starts, locks or changes.
   stacks.forEach((s, i) => parseBackend(configs[i]!.backend, io.env, s.name));
   const workspace = await workspaceOf(project, io.env, o.workspace);
-  if (o.devAgent !== false) {
-    if (needsDevAgent(configs, env)) {
-      dev = await startDevTarget(project.dir, env, log);
-      env = dev.env;
-    }
-  }
+  if (o.devAgent !== false && needsDevAgent(configs, env)) {
+    dev = early ? await early.use(log) : await startDevTarget(project.dir, env, log);
+    env = dev.env;
+  } else await early?.discard();
   return {
     project,
     stacks,

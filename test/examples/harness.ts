@@ -18,6 +18,11 @@ import { runCli } from '../../src/cli/main';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+/**
+ * The examples import `cdktf-sched`, which a user's synth gets as built (dist/); the repository's
+ * tsconfig maps it to the sources, so a test runs the constructs as they are now, built or not.
+ */
+const SOURCES_TSCONFIG = path.join(REPO_ROOT, 'tsconfig.json');
 
 export interface CliResult {
   code: number;
@@ -36,7 +41,7 @@ class Capture extends Writable {
 export interface ExampleProject {
   /** The temporary project directory (pass it as `--app`, or as the working directory). */
   dir: string;
-  /** Runs `cdktf-sched <argv>` in-process with `env` as the whole environment the command sees. */
+  /** Runs `cdktf-sched <argv>` in-process with `env` as the whole environment the command sees (and TSX_TSCONFIG_PATH). */
   cli(argv: string[], env: Env): Promise<CliResult>;
   remove(): void;
 }
@@ -66,7 +71,12 @@ export function projectOf(exampleDir: string, main = 'main.ts'): ExampleProject 
     async cli(argv, env) {
       const stdout = new Capture();
       const stderr = new Capture();
-      const io: CliIO = { stdout, stderr, env: dialectEnv(env), cwd: dir };
+      const io: CliIO = {
+        stdout,
+        stderr,
+        env: { ...dialectEnv(env), TSX_TSCONFIG_PATH: SOURCES_TSCONFIG },
+        cwd: dir,
+      };
       const code = await runCli(argv, io);
       // Every example test targets its own agent; the embedded one would hide a missing address.
       if (stderr.text.includes('started the embedded dev agent')) {

@@ -81,3 +81,49 @@ describe('scripts/prepare.js', () => {
     expect([builds(dir), linked(dir)]).toEqual([1, true]);
   });
 });
+
+/**
+ * The `prepare` script itself, as npm's shell runs it: npx's run (npm_command=exec) ends in the shell
+ * when the CLI is built, so no Node process starts for it; anything else goes on to prepare.js.
+ */
+describe("package.json's prepare script", () => {
+  const script = (
+    JSON.parse(readFileSync(path.join(SCRIPTS, '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts['prepare']!;
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cdktf-sched-prepare-script-'));
+    mkdirSync(path.join(dir, 'scripts'));
+    // Stands in for prepare.js: records that it ran.
+    writeFileSync(path.join(dir, 'scripts', 'prepare.js'), "require('fs').appendFileSync('ran', 'x')");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (npmCommand: string): boolean => {
+    const r = spawnSync('sh', ['-c', script], {
+      cwd: dir,
+      env: { ...process.env, npm_command: npmCommand },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`prepare exited with ${r.status}:\n${r.stderr}`);
+    return existsSync(path.join(dir, 'ran'));
+  };
+  const buildCli = (): void => {
+    mkdirSync(path.join(dir, 'dist', 'src', 'cli'), { recursive: true });
+    writeFileSync(path.join(dir, 'dist', 'src', 'cli', 'main.bundle.js'), '');
+  };
+
+  test('npx with the CLI built: prepare.js does not run', () => {
+    buildCli();
+    expect(run('exec')).toBe(false);
+  });
+
+  test('npx with nothing built, and npm ci: prepare.js runs', () => {
+    expect(run('exec')).toBe(true);
+    rmSync(path.join(dir, 'ran'));
+    buildCli();
+    expect(run('ci')).toBe(true);
+  });
+});
