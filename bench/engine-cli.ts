@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { runCli } from '../src/cli/run';
+import { exitWhenFlushed, ignoreClosedReaders } from '../src/cli/flushed-exit';
 import { processIO } from '../src/cli/io';
 
 export interface CliStats {
@@ -18,6 +19,7 @@ export interface CliStats {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  ignoreClosedReaders();
   const code = await runCli(process.argv.slice(2), processIO());
   const usage = process.resourceUsage();
   const stats: CliStats = {
@@ -29,7 +31,8 @@ async function main(): Promise<void> {
   };
   const file = process.env['BENCH_STATS'];
   if (file) writeFileSync(file, JSON.stringify(stats));
-  process.exit(code);
+  // As the executable does: the benchmark reads all of the output before the command counts as done.
+  await exitWhenFlushed(code);
 }
 
 void main();

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `cdktf-sched` executable: runs the command line with the process's streams and signals. */
+import { exitWhenFlushed, ignoreClosedReaders } from './flushed-exit';
 import { processIO } from './io';
 import { runCli } from './run';
 
@@ -23,8 +24,7 @@ if (require.main === module) {
       hard.abort();
     }
   };
-  // A reader that went away (`plan | head`) wants no more output: the command still finishes.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedReader);
+  ignoreClosedReaders();
   const argv = process.argv.slice(2);
   // `dev` handles its own signals (it runs until stopped).
   if (argv[0] !== 'dev') {
@@ -34,22 +34,6 @@ if (require.main === module) {
   void runCli(argv, io).then(async (code) => {
     process.exitCode = code;
     if (argv[0] === 'dev') return;
-    // Exits without waiting for idle sockets, but not before the output is out: a pipe takes 64 KB
-    // at once and Node queues the rest, so `plan | less` used to end a large plan mid-line.
-    await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-    process.exit(code);
-  });
-}
-
-function ignoreClosedReader(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-}
-
-/** Resolves once everything written to `stream` so far is handed to the OS (or the reader is gone). */
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || !stream.writable) return resolve();
-    // The callback comes with an error too (the reader went away meanwhile).
-    stream.write('', () => resolve());
+    await exitWhenFlushed(code);
   });
 }
