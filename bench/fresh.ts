@@ -1,13 +1,14 @@
 /**
  * The first deploy a new user runs (`node dist/bench/fresh.js`): the repository's HEAD cloned into a
- * temporary directory, `npm ci` there (its time noted, not judged), then the README's
- * `npx cdktf-sched deploy --app examples/hello --auto-approve` with no SCHED_ADDR, so the command
- * synthesizes the example (`node --require tsx/cjs main.ts`) while the embedded dev agent starts, and deploys to it. Its wall
- * time is judged against 6 s, and split into phases by the lines that open them: the CLI's start (npx,
- * Node, the bundle) up to "Synthesizing", the synth up to the moment `cdktf.out/manifest.json` was
- * written, what is left of the dev agent's start after it (it starts beside the synth) up to its announcement, the plan, the apply (whose rollout waits the example's 2 s
- * min_healthy_time) and the outputs and exit; and every Node process it started (npx's npm, our CLI,
- * the synth's npx and tsx, the app), when and with how much CPU.
+ * temporary directory, `npm ci` there (its time noted, not judged), then the README's `npx cdktf-sched
+ * deploy --app examples/hello --auto-approve` with no SCHED_ADDR, so the command synthesizes the example
+ * (`node --require tsx/cjs main.ts`) while the embedded dev agent starts, and deploys to it. Its wall time
+ * is judged against 6 s, and split into phases by the lines that open them: the CLI's start (npx, Node,
+ * the bundle) up to "Synthesizing", the synth up to the moment `cdktf.out/manifest.json` was written, what
+ * is left of the dev agent's start after it (it starts beside the synth) up to its announcement, the plan,
+ * the apply (whose rollout waits the example's 2 s min_healthy_time) and the outputs and exit; and every
+ * Node process it started (npx's npm, our CLI, the synth's npx and tsx, the app), when and with how much
+ * CPU.
  *
  * Full mode only: `npm ci` takes minutes. Only committed work is in the clone.
  */
