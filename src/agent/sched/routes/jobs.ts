@@ -4,7 +4,6 @@ import {
   JobDispatchRequestSchema,
   JobEvaluateRequestSchema,
   JobParseRequestSchema,
-  JobPlanRequestSchema,
   JobRegisterRequestSchema,
   JobRevertRequestSchema,
   JobStabilityRequestSchema,
@@ -26,6 +25,7 @@ import {
   revertJob,
   setStability,
 } from '../jobs/register';
+import { PlanRequests } from './plan-requests';
 import { parseJobspec, JobspecError } from '../jobspec';
 import type { Job, SubmissionRecord } from '../model';
 import { allocStub, jobStub } from '../stubs';
@@ -64,6 +64,7 @@ function registerBody(
 
 export function jobRoutes(router: Router, sc: SchedContext): void {
   const { store } = sc;
+  const planRequests = new PlanRequests();
 
   router.get(
     '/v1/jobs',
@@ -419,10 +420,8 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
     '/v1/job/:id/plan',
     async (ctx) => {
       checkRegion(sc, ctx);
-      const body = await parseBody(ctx, JobPlanRequestSchema, 'Job');
-      if (!body.Job) throw badRequest('Job: job is required');
-      const ns = body.Job.Namespace || namespaceOf(ctx);
-      const job = prepareJob(body.Job as Job, ns);
+      const { job, diff: withDiff } = await planRequests.read(ctx);
+      const ns = job.Namespace!;
       if (job.ID !== ctx.params['id'])
         throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${ctx.params['id']}"`);
       const existing = getJob(store, ns, job.ID!);
@@ -446,7 +445,7 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
             kinds[g] = { kind, updates: outcome.updates[g] as unknown as GroupAnnotation['updates'] };
           }
           let diff = null;
-          if (body.Diff) {
+          if (withDiff) {
             diff = diffJobs(existing ?? null, planned);
             annotateTaskDiffs(diff, kinds);
           }
