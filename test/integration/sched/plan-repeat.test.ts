@@ -40,6 +40,19 @@ describe('scheduler: the same plan request again', () => {
     expect(current.value.Annotations?.DesiredTGUpdates?.['web']).toMatchObject({ Ignore: 2, Place: 0 });
   });
 
+  it('registers a planned job sent with its keys in another order as the same job', async () => {
+    const planned = mockJob('reordered', { count: 1, meta: { b: '2', a: '1' } });
+    await f.sched.jobs.plan(planned, { diff: true });
+    const reversed = Object.fromEntries(Object.entries(planned).reverse()) as typeof planned;
+    reversed.Meta = { a: '1', b: '2' };
+    await f.sched.jobs.register(reversed);
+    await deployed('reordered', 0);
+    const { value: stored } = await f.sched.jobs.read('reordered');
+    expect(stored.Meta).toEqual({ a: '1', b: '2' });
+    const again = await f.sched.jobs.plan(planned, { diff: true });
+    expect(again.value.Diff?.Type).toBe('None');
+  });
+
   it('refuses an invalid request every time with the same reason', async () => {
     const bad = mockJob('invalid', { count: 1, cpu: 0 });
     const reasons: string[] = [];

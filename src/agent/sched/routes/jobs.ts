@@ -4,6 +4,7 @@ import {
   JobDispatchRequestSchema,
   JobEvaluateRequestSchema,
   JobParseRequestSchema,
+  JobPlanRequestSchema,
   JobRegisterRequestSchema,
   JobRevertRequestSchema,
   JobStabilityRequestSchema,
@@ -17,15 +18,8 @@ import { annotateTaskDiffs, classifyGroupUpdate, diffJobs, type GroupAnnotation 
 import { computeEval, newEval } from '../evaluator';
 import { dispatchJob } from '../jobs/dispatch';
 import { launchPeriodic, nextLaunch } from '../jobs/periodic';
-import {
-  deregisterJob,
-  listVersions,
-  prepareJob,
-  registerJob,
-  revertJob,
-  setStability,
-} from '../jobs/register';
-import { PlanRequests } from './plan-requests';
+import { deregisterJob, listVersions, registerJob, revertJob, setStability } from '../jobs/register';
+import { JobRequests } from './job-requests';
 import { parseJobspec, JobspecError } from '../jobspec';
 import type { Job, SubmissionRecord } from '../model';
 import { allocStub, jobStub } from '../stubs';
@@ -50,21 +44,9 @@ function requireJob(sc: SchedContext, ns: string, id: string): Job {
   return job;
 }
 
-function registerBody(
-  body: z.infer<typeof JobRegisterRequestSchema>,
-  pathId: string | undefined,
-  ns: string,
-): Job {
-  if (!body.Job) throw badRequest('Job: job is required');
-  const job = prepareJob(body.Job as Job, ns);
-  if (pathId !== undefined && job.ID !== pathId)
-    throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${pathId}"`);
-  return job;
-}
-
 export function jobRoutes(router: Router, sc: SchedContext): void {
   const { store } = sc;
-  const planRequests = new PlanRequests();
+  const jobRequests = new JobRequests();
 
   router.get(
     '/v1/jobs',
@@ -89,9 +71,9 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
 
   const register = async (ctx: Parameters<Parameters<Router['get']>[1]>[0], pathId?: string) => {
     checkRegion(sc, ctx);
-    const body = await parseBody(ctx, JobRegisterRequestSchema, 'Job');
-    const ns = body.Job?.Namespace || namespaceOf(ctx);
-    const job = registerBody(body, pathId, ns);
+    const { body, job } = await jobRequests.read(ctx, JobRegisterRequestSchema);
+    if (pathId !== undefined && job.ID !== pathId)
+      throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${pathId}"`);
     const sub = body.Submission as Partial<SubmissionRecord> | undefined | null;
     const { result } = store.write((tx) =>
       registerJob(sc, tx, job, {
@@ -420,7 +402,7 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
     '/v1/job/:id/plan',
     async (ctx) => {
       checkRegion(sc, ctx);
-      const { job, diff: withDiff } = await planRequests.read(ctx);
+      const { body, job } = await jobRequests.read(ctx, JobPlanRequestSchema);
       const ns = job.Namespace!;
       if (job.ID !== ctx.params['id'])
         throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${ctx.params['id']}"`);
@@ -445,7 +427,7 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
             kinds[g] = { kind, updates: outcome.updates[g] as unknown as GroupAnnotation['updates'] };
           }
           let diff = null;
-          if (withDiff) {
+          if (body.Diff) {
             diff = diffJobs(existing ?? null, planned);
             annotateTaskDiffs(diff, kinds);
           }
