@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { badRequest } from '../../http/errors';
+import { adoptJsonForm } from '../../store';
 import type { RequestContext } from '../../http/router';
 import { prepareJob } from '../jobs/register';
 import type { Job } from '../model';
@@ -44,7 +45,10 @@ export class JobRequests {
     const body = checkBody(raw, schema, 'Job');
     const job = body.Job as Job | null | undefined;
     if (!job) throw badRequest('Job: job is required');
-    const prepared = freezeDeep(prepareJob(job, job.Namespace || namespaceOf(ctx)));
+    const prepared = prepareJob(job, job.Namespace || namespaceOf(ctx));
+    // Canonical form is a fresh tree of JSON values: as a stored value, every record that embeds it
+    // (the job, its versions, a dry run's copy) shares it instead of copying it.
+    if (!adoptJsonForm(prepared)) freezeDeep(prepared);
     if (key !== undefined) this.remember(key, prepared);
     return { body, job: prepared };
   }
