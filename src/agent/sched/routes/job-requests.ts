@@ -76,12 +76,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** JSON text with object keys sorted: equal for values that differ only in key order. */
-function contentKey(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(contentKey).join(',')}]`;
-  if (!isRecord(v)) return JSON.stringify(v) ?? 'null';
-  const keys = Object.keys(v).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${contentKey(v[k])}`).join(',')}}`;
+/**
+ * The job's JSON text with its top-level keys sorted (clients put Namespace in different places).
+ * Equal keys mean equal content; content that differs only in nested key order merely misses.
+ */
+function contentKey(job: Record<string, unknown>): string {
+  return Object.keys(job)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(job[k]) ?? ''}`)
+    .join(',');
 }
 
 function freezeDeep<T>(value: T): T {
