@@ -1,6 +1,7 @@
 /** What every part of the scheduler service shares: the store, time, and the agent's settings. */
 import type { Clock } from '../clock';
 import type { Store } from '../store';
+import type { NodeUsageIndex } from './scheduler/node-usage';
 import type { SchedState } from './state';
 
 export interface SchedSettings {
@@ -16,6 +17,8 @@ export interface SchedSettings {
 export interface SchedContext {
   store: Store;
   state: SchedState;
+  /** What live allocations hold per node, for placement. */
+  nodeUsage: NodeUsageIndex;
   clock: Clock;
   settings: SchedSettings;
   log: (line: string) => void;

@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import type { SchedContext } from './context';
 import { refreshJob } from './derived';
 import type { AllocMetricRecord, AllocRecord, DeploymentRecord, EvalRecord, Job } from './model';
+import { usageOf } from './scheduler/node-usage';
 import { Placer } from './scheduler/placement';
 import { reconcile, type GroupUpdates, type Reconciled } from './scheduler/reconcile';
 import { findGroup, groupAsk } from './scheduler/resources';
@@ -16,6 +17,8 @@ import { T, childKey } from './tables';
 import { checkConstraint, globMatch } from './scheduler/constraints';
 
 type Reader = Pick<Txn, 'get' | 'list'>;
+/** What an evaluation reads: committed state, or a transaction's view of it. */
+type EvalReader = Pick<Txn, 'get' | 'list' | 'wrote'>;
 
 export interface EvalOutcome {
   reconciled: Reconciled;
@@ -80,7 +83,7 @@ function systemNodes(r: Reader, job: Job): string[] {
 /** Reconciles and places against a snapshot; writes nothing. */
 export function computeEval(
   ctx: SchedContext,
-  r: Reader,
+  r: EvalReader,
   ns: string,
   jobId: string,
   job: Job | undefined,
@@ -105,8 +108,15 @@ export function computeEval(
         .map((d) => d.ID),
     ),
   });
-  const live = r.list<AllocRecord>(T.allocs).filter((a) => !isTerminalAlloc(a));
-  const placer = new Placer(listNodes(r), live);
+  const nodes = listNodes(r);
+  // The index holds committed state: a transaction that already wrote allocations needs the scan.
+  const usage =
+    (r.wrote(T.allocs) ? undefined : ctx.nodeUsage.current()) ??
+    usageOf(
+      nodes.map((n) => n.ID),
+      r.list<AllocRecord>(T.allocs).filter((a) => !isTerminalAlloc(a)),
+    );
+  const placer = new Placer(nodes, usage);
   for (const s of reconciled.stop) placer.release(s.alloc);
   const deployment = reconciled.newDeployment ?? reconciled.deployment;
   const out: EvalOutcome = {

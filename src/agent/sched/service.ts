@@ -21,6 +21,7 @@ import { allocationRoutes } from './routes/allocations';
 import { clusterRoutes } from './routes/cluster';
 import { deploymentRoutes } from './routes/deployments';
 import { jobRoutes } from './routes/jobs';
+import { NodeUsageIndex } from './scheduler/node-usage';
 import { SchedState } from './state';
 import { T } from './tables';
 
@@ -58,6 +59,7 @@ export function createSchedulerService(opts: SchedulerServiceOptions): Scheduler
   const context: SchedContext = {
     store: opts.store,
     state: new SchedState(opts.store),
+    nodeUsage: new NodeUsageIndex(opts.store),
     clock: opts.clock,
     settings: opts.settings,
     log,

@@ -95,6 +95,48 @@ function markStored<T extends object>(o: T): T {
 }
 
 /**
+ * Marks a value as stored without copying it, when it is already what the copy would be (plain
+ * objects and arrays of strings, booleans, finite numbers other than -0, and null, with no holes, no
+ * toJSON, no symbol or hidden keys). For values their maker owns and will not change: they are frozen,
+ * and every record that later embeds them shares them instead of copying. Returns whether it was so;
+ * a value that is not is left as it is.
+ */
+export function adoptJsonForm(value: object): boolean {
+  if (!isJsonForm(value, new Set())) return false;
+  deepFreeze(value);
+  return true;
+}
+
+function isJsonForm(v: unknown, ancestors: Set<object>): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (v === null || stored.has(v)) return true;
+  const isArray = Array.isArray(v);
+  if (!isArray && Object.getPrototypeOf(v) !== Object.prototype) return false;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function' || ancestors.has(v)) return false;
+  const keys = Object.keys(v);
+  const own = Object.getOwnPropertyNames(v).length - (isArray ? 1 : 0); // an array's length
+  if (own !== keys.length || Object.getOwnPropertySymbols(v).length > 0) return false;
+  if (isArray && keys.length !== (v as unknown[]).length) return false; // holes
+  ancestors.add(v);
+  try {
+    for (const k of keys) if (!isJsonForm((v as Record<string, unknown>)[k], ancestors)) return false;
+    return true;
+  } finally {
+    ancestors.delete(v);
+  }
+}
+
+/**
  * Readers get the stored object itself (no copy per read: reads are far hotter than writes), so it is frozen
  * to make an accidental mutation throw instead of silently changing committed state. Only values in JSON
  * form come here (copies made above, or parsed from the log and snapshots), so they may be shared.

@@ -17,6 +17,8 @@ export interface Txn {
   putRaw<T extends object>(table: string, key: string, value: T): void;
   /** Returns whether the key existed (as seen by this transaction). */
   delete(table: string, key: string): boolean;
+  /** Whether this transaction has written (put or deleted) anything in `table` so far. */
+  wrote(table: string): boolean;
 }
 
 /** A pending write: a copy to store, or null for a delete. */
@@ -92,6 +94,10 @@ export class TxnImpl implements Txn {
     const existed = this.lookup(table, key) !== undefined;
     if (existed) this.pendingFor(table, key).set(key, null);
     return existed;
+  }
+
+  wrote(table: string): boolean {
+    return (this.overlay.get(table)?.size ?? 0) > 0;
   }
 
   private lookup(table: string, key: string): object | undefined {

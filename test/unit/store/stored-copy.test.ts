@@ -1,4 +1,4 @@
-import { storedCopy } from '../../../src/agent/store/stored-copy';
+import { adoptJsonForm, storedCopy } from '../../../src/agent/store/stored-copy';
 
 const viaJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
@@ -62,5 +62,44 @@ describe('storedCopy: a value as its JSON round trip leaves it', () => {
     const foreign = Object.freeze({ when: new Date(0) as unknown });
     const rec = storedCopy('t', 'k', { foreign }).value as Record<string, unknown>;
     expect(rec['foreign']).toStrictEqual({ when: '1970-01-01T00:00:00.000Z' });
+  });
+});
+
+describe('adoptJsonForm: a value already in JSON form is stored without a copy', () => {
+  it('adopts plain JSON values: frozen, and shared by the records that embed them', () => {
+    const job = { ID: 'web', Count: 2, Ratio: 0.5, Stop: false, Meta: { a: '1' }, Groups: [{ Tasks: null }] };
+    expect(adoptJsonForm(job)).toBe(true);
+    expect(Object.isFrozen(job.Groups[0])).toBe(true);
+    const rec = storedCopy('jobs', 'web', { ...job, Version: 1 }).value as Record<string, unknown>;
+    expect(rec['Meta']).toBe(job.Meta);
+    expect(rec['Groups']).toBe(job.Groups);
+    expect(rec).toStrictEqual({ ...(viaJson(job) as object), Version: 1 });
+  });
+
+  it.each<[string, () => object]>([
+    ['undefined in an object', () => ({ a: { b: undefined } })],
+    ['a hole in an array', () => ({ list: [1, , 3] })], // eslint-disable-line no-sparse-arrays
+    ['-0, NaN and Infinity', () => ({ z: -0 })],
+    ['NaN', () => ({ n: [NaN] })],
+    ['a Date', () => ({ at: new Date(0) })],
+    ['a toJSON method', () => ({ v: { toJSON: () => 1 } })],
+    ['a symbol key', () => ({ [Symbol('s')]: 1, a: 1 })],
+    ['a hidden key', () => Object.defineProperty({ a: 1 }, 'h', { value: 2, enumerable: false })],
+    ['a class instance', () => ({ m: new Map() })],
+    [
+      'a cycle',
+      () => {
+        const o: Record<string, unknown> = {};
+        o['self'] = o;
+        return o;
+      },
+    ],
+  ])('refuses a value with %s and leaves it as it was', (name, make) => {
+    const value = make();
+    expect(adoptJsonForm(value)).toBe(false);
+    expect(Object.isFrozen(value)).toBe(false);
+    if (name === 'a cycle') return; // not storable at all
+    const rec = storedCopy('t', 'k', { value }).value as Record<string, unknown>;
+    expect(rec['value']).not.toBe(value);
   });
 });

@@ -33,6 +33,11 @@ export async function parseBody<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const raw = await ctx.json();
   if (raw === undefined) throw badRequest(`${what}: request body is required`);
+  return checkBody(raw, schema, what);
+}
+
+/** A parsed JSON body checked against a schema; a mismatch is a 400 naming the field and the rule. */
+export function checkBody<S extends z.ZodType>(raw: unknown, schema: S, what: string): z.infer<S> {
   const r = schema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0]!;

@@ -18,14 +18,8 @@ import { annotateTaskDiffs, classifyGroupUpdate, diffJobs, type GroupAnnotation 
 import { computeEval, newEval } from '../evaluator';
 import { dispatchJob } from '../jobs/dispatch';
 import { launchPeriodic, nextLaunch } from '../jobs/periodic';
-import {
-  deregisterJob,
-  listVersions,
-  prepareJob,
-  registerJob,
-  revertJob,
-  setStability,
-} from '../jobs/register';
+import { deregisterJob, listVersions, registerJob, revertJob, setStability } from '../jobs/register';
+import { JobRequests } from './job-requests';
 import { parseJobspec, JobspecError } from '../jobspec';
 import type { Job, SubmissionRecord } from '../model';
 import { allocStub, jobStub } from '../stubs';
@@ -50,20 +44,9 @@ function requireJob(sc: SchedContext, ns: string, id: string): Job {
   return job;
 }
 
-function registerBody(
-  body: z.infer<typeof JobRegisterRequestSchema>,
-  pathId: string | undefined,
-  ns: string,
-): Job {
-  if (!body.Job) throw badRequest('Job: job is required');
-  const job = prepareJob(body.Job as Job, ns);
-  if (pathId !== undefined && job.ID !== pathId)
-    throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${pathId}"`);
-  return job;
-}
-
 export function jobRoutes(router: Router, sc: SchedContext): void {
   const { store } = sc;
+  const jobRequests = new JobRequests();
 
   router.get(
     '/v1/jobs',
@@ -88,9 +71,9 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
 
   const register = async (ctx: Parameters<Parameters<Router['get']>[1]>[0], pathId?: string) => {
     checkRegion(sc, ctx);
-    const body = await parseBody(ctx, JobRegisterRequestSchema, 'Job');
-    const ns = body.Job?.Namespace || namespaceOf(ctx);
-    const job = registerBody(body, pathId, ns);
+    const { body, job } = await jobRequests.read(ctx, JobRegisterRequestSchema);
+    if (pathId !== undefined && job.ID !== pathId)
+      throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${pathId}"`);
     const sub = body.Submission as Partial<SubmissionRecord> | undefined | null;
     const { result } = store.write((tx) =>
       registerJob(sc, tx, job, {
@@ -419,10 +402,8 @@ export function jobRoutes(router: Router, sc: SchedContext): void {
     '/v1/job/:id/plan',
     async (ctx) => {
       checkRegion(sc, ctx);
-      const body = await parseBody(ctx, JobPlanRequestSchema, 'Job');
-      if (!body.Job) throw badRequest('Job: job is required');
-      const ns = body.Job.Namespace || namespaceOf(ctx);
-      const job = prepareJob(body.Job as Job, ns);
+      const { body, job } = await jobRequests.read(ctx, JobPlanRequestSchema);
+      const ns = job.Namespace!;
       if (job.ID !== ctx.params['id'])
         throw badRequest(`Job.ID: job ID "${job.ID}" does not match request path "${ctx.params['id']}"`);
       const existing = getJob(store, ns, job.ID!);

@@ -5,15 +5,8 @@
  */
 import type { AllocMetricRecord, AllocRecord, Job, NodeRecord } from '../model';
 import { checkConstraint, constraintKey, globMatch, resolveTarget, type ConstraintLike } from './constraints';
+import { ownerOf, type NodeUse } from './node-usage';
 import { findGroup, groupAsk, type Ask, type Group } from './resources';
-
-interface NodeUse {
-  cpu: number;
-  memoryMB: number;
-  diskMB: number;
-  /** `<ns>/<job>/<group>` of each live allocation, for anti-affinity and distinct_hosts. */
-  owners: string[];
-}
 
 export interface Placed {
   node: NodeRecord;
@@ -49,18 +42,19 @@ function bump(map: Record<string, number> | null, key: string): Record<string, n
 export class Placer {
   private readonly use = new Map<string, NodeUse>();
 
+  /** `usage`: what live allocations hold per node (nodes missing from it hold nothing); it is copied. */
   constructor(
     private readonly nodes: NodeRecord[],
-    liveAllocs: Iterable<AllocRecord>,
+    usage: ReadonlyMap<string, NodeUse>,
   ) {
-    for (const n of nodes) this.use.set(n.ID, { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] });
-    for (const a of liveAllocs) {
-      const u = this.use.get(a.NodeID);
-      if (!u) continue;
-      u.cpu += a.Resources.CPU;
-      u.memoryMB += a.Resources.MemoryMB;
-      u.diskMB += a.Resources.DiskMB;
-      u.owners.push(`${a.Namespace}/${a.JobID}/${a.TaskGroup}`);
+    for (const n of nodes) {
+      const u = usage.get(n.ID);
+      this.use.set(
+        n.ID,
+        u
+          ? { cpu: u.cpu, memoryMB: u.memoryMB, diskMB: u.diskMB, owners: [...u.owners] }
+          : { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] },
+      );
     }
   }
 
@@ -71,8 +65,7 @@ export class Placer {
     u.cpu -= a.Resources.CPU;
     u.memoryMB -= a.Resources.MemoryMB;
     u.diskMB -= a.Resources.DiskMB;
-    const owner = `${a.Namespace}/${a.JobID}/${a.TaskGroup}`;
-    const i = u.owners.indexOf(owner);
+    const i = u.owners.indexOf(ownerOf(a));
     if (i >= 0) u.owners.splice(i, 1);
   }
 

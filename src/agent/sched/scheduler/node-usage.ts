@@ -1,0 +1,110 @@
+/**
+ * What the live allocations hold on each node, kept up to date from commits. Placement needs it for
+ * every evaluation and every plan; deriving it from a scan of all allocations made each evaluation
+ * cost as much as the cluster is large.
+ */
+import type { Store } from '../../store';
+import type { AllocRecord } from '../model';
+import { isTerminalAlloc } from '../state';
+import { T, childKey } from '../tables';
+
+export interface NodeUse {
+  cpu: number;
+  memoryMB: number;
+  diskMB: number;
+  /** `<ns>/<job>/<group>` of each live allocation, for anti-affinity and distinct_hosts. */
+  owners: string[];
+}
+
+interface Held {
+  node: string;
+  cpu: number;
+  memoryMB: number;
+  diskMB: number;
+  owner: string;
+}
+
+export function ownerOf(a: Pick<AllocRecord, 'Namespace' | 'JobID' | 'TaskGroup'>): string {
+  return `${a.Namespace}/${a.JobID}/${a.TaskGroup}`;
+}
+
+/** The usage of `nodeIds` by `liveAllocs`, from scratch. */
+export function usageOf(nodeIds: Iterable<string>, liveAllocs: Iterable<AllocRecord>): Map<string, NodeUse> {
+  const use = new Map<string, NodeUse>();
+  for (const id of nodeIds) use.set(id, { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] });
+  for (const a of liveAllocs) {
+    const u = use.get(a.NodeID);
+    if (!u) continue;
+    u.cpu += a.Resources.CPU;
+    u.memoryMB += a.Resources.MemoryMB;
+    u.diskMB += a.Resources.DiskMB;
+    u.owners.push(ownerOf(a));
+  }
+  return use;
+}
+
+export class NodeUsageIndex {
+  private readonly held = new Map<string, Held>();
+  private readonly use = new Map<string, NodeUse>();
+  /** Index of the last commit applied; a commit still waiting for delivery makes the index stale. */
+  private applied: number;
+  /**
+   * Allocations whose resources are not whole numbers. Sums of those depend on the order they are
+   * added in, and the scan adds in key order: while any is live, answers come from the scan.
+   */
+  private fractional = 0;
+
+  constructor(private readonly store: Store) {
+    for (const a of store.list<AllocRecord>(T.allocs)) this.put(childKey(a.Namespace, a.JobID, a.ID), a);
+    this.applied = store.index;
+    store.onCommit((c) => {
+      for (const ch of c.changes) {
+        if (ch.table !== T.allocs) continue;
+        this.drop(ch.key);
+        if (ch.op === 'put') this.put(ch.key, ch.value as AllocRecord);
+      }
+      this.applied = c.index;
+    });
+  }
+
+  /** The usage per node as of the store's last commit, or undefined when it cannot be trusted to be exact. */
+  current(): ReadonlyMap<string, NodeUse> | undefined {
+    return this.applied === this.store.index && this.fractional === 0 ? this.use : undefined;
+  }
+
+  private put(key: string, a: AllocRecord): void {
+    if (isTerminalAlloc(a)) return;
+    const h: Held = {
+      node: a.NodeID,
+      cpu: a.Resources.CPU,
+      memoryMB: a.Resources.MemoryMB,
+      diskMB: a.Resources.DiskMB,
+      owner: ownerOf(a),
+    };
+    this.held.set(key, h);
+    if (!isWhole(h)) this.fractional++;
+    let u = this.use.get(h.node);
+    if (!u) this.use.set(h.node, (u = { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] }));
+    u.cpu += h.cpu;
+    u.memoryMB += h.memoryMB;
+    u.diskMB += h.diskMB;
+    u.owners.push(h.owner);
+  }
+
+  private drop(key: string): void {
+    const h = this.held.get(key);
+    if (!h) return;
+    this.held.delete(key);
+    if (!isWhole(h)) this.fractional--;
+    const u = this.use.get(h.node)!;
+    u.cpu -= h.cpu;
+    u.memoryMB -= h.memoryMB;
+    u.diskMB -= h.diskMB;
+    const i = u.owners.indexOf(h.owner);
+    if (i >= 0) u.owners.splice(i, 1);
+  }
+}
+
+function isWhole(h: Held): boolean {
+  return Number.isSafeInteger(h.cpu) && Number.isSafeInteger(h.memoryMB) && Number.isSafeInteger(h.diskMB);
+}
