@@ -34,6 +34,7 @@ export async function applyWithProgress(
     interactive,
     color: wantsColor(io.stderr, io.env),
     secrets,
+    coalesce: true,
   });
   const writer = stateWriterFor(s);
   let result: ApplyResult;

@@ -30,6 +30,13 @@ export interface ProgressOptions {
   tickMs?: number;
   /** Secret values that must not be printed (messages may quote configuration). */
   secrets?: Iterable<string>;
+  /**
+   * Hold what is written until the current turn of the event loop ends and write it as one chunk
+   * (close() writes what is held). A deploy reports a few lines per resource, often several in one
+   * turn; each write to a piped stderr is a system call through every stream layer. Interactive
+   * redraws wait for the end of the turn too, so a burst of events redraws the block once.
+   */
+  coalesce?: boolean;
 }
 
 export type Outcome = { ok: true; id?: string } | { ok: false; error: string };
@@ -85,6 +92,10 @@ export class DeployProgress {
   private drawn: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly tickMs: number;
+  /** Coalescing: what was written this turn, and whether the live block must be redrawn. */
+  private held: string[] = [];
+  private flushing: NodeJS.Immediate | undefined;
+  private redrawDue = false;
 
   constructor(private readonly opts: ProgressOptions) {
     this.interactive = opts.interactive ?? Boolean(opts.stream.isTTY);
@@ -111,7 +122,7 @@ export class DeployProgress {
     }
     const groups = e.groups && Object.keys(e.groups).length > 0 ? describeGroups(e.groups) : '';
     r.detail = [e.message, groups].filter(Boolean).join(' — ');
-    if (this.interactive) this.redraw();
+    if (this.interactive) this.redrawSoon();
     else {
       const line = this.line(r, false);
       if (line !== r.lastWritten) {
@@ -149,10 +160,12 @@ export class DeployProgress {
     if (this.interactive) this.redraw();
   }
 
-  /** Clears the live block and stops the timer. */
+  /** Clears the live block, stops the timer and writes what is held. */
   close(): void {
     this.stopTimer();
+    this.redrawDue = false;
     if (this.interactive) this.erase();
+    this.flush();
   }
 
   private stopTimer(): void {
@@ -168,7 +181,33 @@ export class DeployProgress {
   }
 
   private write(s: string): void {
-    this.opts.stream.write(this.redact.text(s));
+    if (!this.opts.coalesce) {
+      this.opts.stream.write(this.redact.text(s));
+      return;
+    }
+    this.held.push(s);
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  /** Redraws the live block now, or at the end of the turn when coalescing. */
+  private redrawSoon(): void {
+    if (!this.opts.coalesce) this.redraw();
+    else {
+      this.redrawDue = true;
+      this.flushing ??= setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    if (this.redrawDue) {
+      this.redrawDue = false;
+      this.redraw();
+    }
+    this.flushing = undefined;
+    const text = this.held.join('');
+    this.held = [];
+    if (text !== '') this.opts.stream.write(this.redact.text(text));
   }
 
   private permanent(line: string): void {
@@ -178,7 +217,8 @@ export class DeployProgress {
     }
     this.erase();
     this.write(`${line}\n`);
-    this.redraw(true);
+    if (this.opts.coalesce) this.redrawSoon();
+    else this.redraw(true);
   }
 
   private fit(line: string): string {

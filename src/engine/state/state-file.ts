@@ -562,7 +562,12 @@ export class StateFile {
       texts.push(this.instanceText(key, inst));
       return `${INSTANCE_MARK}${texts.length - 1}` as unknown as InstanceV4;
     });
-    return `${JSON.stringify(skeleton, null, 2).replace(INSTANCE_MARK_RE, (_m, i: string) => texts[Number(i)]!)}\n`;
+    // split() rather than replace() with a callback: V8 runs this pattern's replace about fifty times
+    // slower (5 ms for 200 instances), and a write during an apply is mostly this join.
+    const parts = JSON.stringify(skeleton, null, 2).split(INSTANCE_MARK_RE);
+    for (let i = 1; i < parts.length; i += 2) parts[i] = texts[Number(parts[i])]!;
+    parts.push('\n');
+    return parts.join('');
   }
 
   /** The file text and its fingerprint from one serialization (a write needs both). */
@@ -608,8 +613,13 @@ const INSTANCE_INDENT = ' '.repeat(8);
 
 /** The state text without its serial line: equal fingerprints mean nothing worth a new serial changed. */
 function withoutSerial(text: string): string {
-  return text.replace(/^ {2}"serial": \d+,\n/m, '');
+  // The serial is a line of its own near the top (toV4's third field): no regex over the whole text.
+  const at = text.indexOf(SERIAL_LINE);
+  if (at < 0) return text;
+  const end = text.indexOf('\n', at + SERIAL_LINE.length);
+  return end < 0 ? text : text.slice(0, at + 1) + text.slice(end + 1);
 }
+const SERIAL_LINE = '\n  "serial": ';
 
 function instanceToV4(key: InstanceKey | undefined, inst: StoredInstance): InstanceV4 {
   const o = inst.obj;

@@ -121,6 +121,55 @@ describe('deploy progress', () => {
     expect(sink.text).toContain('bad token (sensitive value)');
   });
 
+  /** The same reports, with a turn of the event loop ending after each group of them. */
+  async function reportInTurns(p: DeployProgress): Promise<void> {
+    const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+    p.start('sched_job.a', 'create');
+    p.start('sched_job.b', 'create');
+    p.event('sched_job.a', { message: 'evaluation complete' });
+    await turn();
+    p.event('sched_job.b', { message: 'secret tok-123456 echoed' });
+    p.finish('sched_job.a', { ok: true, id: 'a' });
+    await turn();
+    p.event('sched_job.b', { message: 'deployment running' });
+    p.finish('sched_job.b', { ok: true, id: 'b' });
+    p.close();
+  }
+
+  it.each([false, true])('coalescing (TTY %s) writes what it would have, once per turn', async (tty) => {
+    const plain = new Sink(tty);
+    await reportInTurns(
+      new DeployProgress({ stream: plain, now: clock, tickMs: 0, secrets: ['tok-123456'] }),
+    );
+    const sink = new Sink(tty);
+    const p = new DeployProgress({
+      stream: sink,
+      now: clock,
+      tickMs: 0,
+      secrets: ['tok-123456'],
+      coalesce: true,
+    });
+    p.start('sched_job.x', 'create');
+    expect(sink.chunks).toEqual([]); // held until the turn ends
+    p.close();
+    expect(sink.screen).toEqual(['sched_job.x: Creating...']);
+    const coalesced = new Sink(tty);
+    await reportInTurns(
+      new DeployProgress({
+        stream: coalesced,
+        now: clock,
+        tickMs: 0,
+        secrets: ['tok-123456'],
+        coalesce: true,
+      }),
+    );
+    expect(coalesced.screen).toEqual(plain.screen);
+    expect(coalesced.text).not.toContain('tok-123456');
+    expect(coalesced.text).toContain('sched_job.b: secret (sensitive value) echoed');
+    expect(coalesced.chunks.length).toBe(3);
+    expect(plain.chunks.length).toBeGreaterThan(6);
+  });
+
   it('formats elapsed times and group counts', () => {
     expect(formatElapsed(59_999)).toBe('59s');
     expect(formatElapsed(125_000)).toBe('2m05s');
