@@ -143,18 +143,23 @@ export function providerOf(p: { provider: string; providerName: string }): { pro
   };
 }
 
-function record(ctx: ApplyContext, ip: InstancePlan, next: State | null) {
+function record(ip: InstancePlan, obj: InstanceObject | null) {
   return (s: StateFile): void => {
-    if (next === null) s.remove(ip.address);
-    else s.set(ip.address, objectOf(ctx, ip, next), providerOf(ip));
+    if (obj === null) s.remove(ip.address);
+    else s.set(ip.address, obj, providerOf(ip));
   };
 }
 
 export function persist(ctx: ApplyContext, ip: InstancePlan, next: State | null): Promise<void> {
-  return ctx.opts.writer.update(record(ctx, ip, next));
+  return ctx.opts.writer.update(record(ip, next && objectOf(ctx, ip, next)));
 }
 
 /** For a resource that finished: in the state now, on disk shortly (see StateWriter.updateSoon). */
 export function persistSoon(ctx: ApplyContext, ip: InstancePlan, next: State | null): void {
-  ctx.opts.writer.updateSoon(record(ctx, ip, next));
+  persistObjectSoon(ctx, ip, next && objectOf(ctx, ip, next));
+}
+
+/** persistSoon with the object already made (objectOf(ctx, ip, next), or null for none). */
+export function persistObjectSoon(ctx: ApplyContext, ip: InstancePlan, obj: InstanceObject | null): void {
+  ctx.opts.writer.updateSoon(record(ip, obj));
 }

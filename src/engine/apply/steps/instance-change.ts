@@ -14,7 +14,7 @@ import { ResourceApplyError } from '../../../provider/common/errors';
 import { isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { ApplyContext } from '../context';
-import { blockOf, objectOf, persist, persistSoon, providerOf } from '../context';
+import { blockOf, objectOf, persist, persistObjectSoon, persistSoon, providerOf } from '../context';
 import { changeOf, type Part } from '../graph';
 import { needsReplan, replan } from './replan';
 
@@ -36,9 +36,17 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
     );
   opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
   const next = await runHandler(ctx, ip, handler, change);
-  persistSoon(ctx, { ...ip, change, ...(recordAs ? { recordAs } : {}) }, next);
-  if (next) ctx.book.set(ip.resourceAddress, ip.key, next, objectOf(ctx, ip, next).sensitiveAttributes ?? []);
-  else ctx.book.delete(ip.resourceAddress, ip.key);
+  const applied: InstancePlan = { ...ip, change, ...(recordAs ? { recordAs } : {}) };
+  const obj = next && objectOf(ctx, applied, next);
+  persistObjectSoon(ctx, applied, obj);
+  if (next) {
+    // The sensitive paths follow the planned value: the recorded object's, unless it was planned again.
+    const sensitive =
+      change.planned === ip.change.planned
+        ? obj!.sensitiveAttributes
+        : objectOf(ctx, ip, next).sensitiveAttributes;
+    ctx.book.set(ip.resourceAddress, ip.key, next, sensitive ?? []);
+  } else ctx.book.delete(ip.resourceAddress, ip.key);
   // Building the scope costs a walk of the configuration: only for a block that has conditions.
   if (block && next && block.lifecycle.postconditions.length > 0) {
     const inst = instancesOf(expandResource(block, ctx.scope())).find((i) => i.key === ip.key);
