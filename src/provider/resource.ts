@@ -97,13 +97,8 @@ export interface ResourceHandler<C extends Config = Config, S extends State = St
    * listed, or not enough recorded to tell). Never throws for a failed listing: it answers undefined for
    * all, so the per-object reads report the error. A state answered here must plan as if `read` had
    * just returned it (the handler remembers what it learnt for the next `plan` of that state).
-   * `onKnown`, when given, is called as soon as one state's answer is known (before the whole batch
-   * is), so a caller can go on with it; such an answer stands even if the rest of the batch fails.
    */
-  refreshMany?(
-    states: readonly S[],
-    onKnown?: (index: number, refreshed: S) => void,
-  ): Promise<Array<S | undefined>>;
+  refreshMany?(states: readonly S[]): Promise<Array<S | undefined>>;
   import(id: string): Promise<S>;
   /** Rewrites state written by an older schema version (default: unchanged). */
   upgrade?(state: State, fromVersion: number): State;

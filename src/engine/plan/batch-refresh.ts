@@ -2,8 +2,7 @@
  * Refresh in batches: before the first instance of a resource type is refreshed, every instance of
  * that type and provider configuration the plan covers is handed to the handler's `refreshMany` at
  * once (one list request instead of a read per object). What the batch cannot tell is read per
- * instance as before. One batch per provider configuration and type per plan. An instance the handler
- * reports before its whole batch is answered (a listing read page by page) is planned at once.
+ * instance as before. One batch per provider configuration and type per plan.
  */
 import type { ResourceHandler, State } from '../../provider/resource';
 import type { InstanceObject, StateFile } from '../state';
@@ -34,51 +33,10 @@ export interface Batched {
   source: Readonly<InstanceObject>;
 }
 
-/**
- * One type's batch as its answers arrive: an instance the handler reported early is planned while the
- * rest of the listing is still being read. Each answer is taken once.
- */
-class Batch {
-  private readonly known = new Map<string, Batched>();
-  private readonly waiting = new Map<string, Array<(b: Batched | undefined) => void>>();
-  private done = false;
-
-  /** The instance's answer now, when known; undefined once the batch ended without one. */
-  take(address: string): Promise<Batched | undefined> {
-    const entry = this.known.get(address);
-    if (entry) {
-      this.known.delete(address);
-      return Promise.resolve(entry);
-    }
-    if (this.done) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const list = this.waiting.get(address);
-      if (list) list.push(resolve);
-      else this.waiting.set(address, [resolve]);
-    });
-  }
-
-  deliver(address: string, entry: Batched): void {
-    const list = this.waiting.get(address);
-    if (!list) {
-      this.known.set(address, entry);
-      return;
-    }
-    // One waiter takes it; any other asks for the same instance again and reads it on its own.
-    this.waiting.delete(address);
-    list.shift()!(entry);
-    for (const w of list) w(undefined);
-  }
-
-  end(): void {
-    this.done = true;
-    for (const list of this.waiting.values()) for (const w of list) w(undefined);
-    this.waiting.clear();
-  }
-}
+type Batch = Map<string, Batched>;
 
 export class BatchRefresh {
-  private readonly batches = new Map<string, Batch>();
+  private readonly batches = new Map<string, Promise<Batch>>();
 
   constructor(private readonly input: BatchRefreshInput) {}
 
@@ -86,18 +44,18 @@ export class BatchRefresh {
    * The instance's refreshed object when its type's batch could tell it; undefined: read it on its own.
    * Taken once (a plan refreshes each instance once), so the batch does not hold every prior to the end.
    */
-  lookup(key: BatchKey, address: string): Promise<Batched | undefined> {
-    if (!key.handler.refreshMany) return Promise.resolve(undefined);
+  async lookup(key: BatchKey, address: string): Promise<Batched | undefined> {
+    if (!key.handler.refreshMany) return undefined;
     const id = `${key.providerAddr}\u0000${key.type}`;
     let batch = this.batches.get(id);
-    if (!batch) {
-      this.batches.set(id, (batch = new Batch()));
-      void this.run(key, batch);
-    }
-    return batch.take(address);
+    if (!batch) this.batches.set(id, (batch = this.run(key)));
+    const found = await batch;
+    const entry = found.get(address);
+    found.delete(address);
+    return entry;
   }
 
-  private async run(key: BatchKey, batch: Batch): Promise<void> {
+  private async run(key: BatchKey): Promise<Batch> {
     const addresses: string[] = [];
     const priors: State[] = [];
     const sources: Readonly<InstanceObject>[] = [];
@@ -113,23 +71,14 @@ export class BatchRefresh {
       priors.push(prior);
       sources.push(source);
     }
-    const delivered = new Array<boolean>(priors.length).fill(false);
-    const deliver = (i: number, s: State): void => {
-      if (delivered[i]) return;
-      delivered[i] = true;
-      batch.deliver(addresses[i]!, { refreshed: s, prior: priors[i]!, source: sources[i]! });
-    };
-    try {
-      if (priors.length === 0) return;
-      // A batch that fails leaves every instance it did not report to its own read, which reports the
-      // error in its place.
-      const refreshed = await key.handler.refreshMany!(priors, deliver).catch(() => []);
-      refreshed.forEach((s, i) => {
-        if (s !== undefined) deliver(i, s);
-      });
-    } finally {
-      batch.end();
-    }
+    const out: Batch = new Map();
+    if (priors.length === 0) return out;
+    // A batch that fails leaves every instance to its own read, which reports the error in its place.
+    const refreshed = await key.handler.refreshMany!(priors).catch(() => []);
+    refreshed.forEach((s, i) => {
+      if (s !== undefined) out.set(addresses[i]!, { refreshed: s, prior: priors[i]!, source: sources[i]! });
+    });
+    return out;
   }
 
   private covers(e: ReturnType<StateFile['instances']>[number], key: BatchKey): boolean {

@@ -133,18 +133,14 @@ export class SchedJobHandler implements ResourceHandler {
   }
 
   /** One listing of job stubs for all of them; see job/refresh-by-index.ts. */
-  async refreshMany(
-    states: readonly State[],
-    onKnown?: (index: number, refreshed: State) => void,
-  ): Promise<Array<State | undefined>> {
-    // Each state is marked when its stub is seen, so its plan may start while later pages are read.
-    const unchanged = await unchangedByIndex(this.ctx, states, (i) => {
-      const s = states[i]!;
+  async refreshMany(states: readonly State[]): Promise<Array<State | undefined>> {
+    const unchanged = await unchangedByIndex(this.ctx, states).catch(() => states.map(() => false));
+    return states.map((s, i) => {
+      if (!unchanged[i]) return undefined;
       this.unchanged.add(refreshKey(s));
       if (typeof s['jobspec'] === 'string') this.heldTexts.add(s['jobspec']);
-      onKnown?.(i, s);
-    }).catch(() => states.map(() => false));
-    return states.map((s, i) => (unchanged[i] ? s : undefined));
+      return s;
+    });
   }
 
   private takeRefreshed(prior: State): Refreshed | undefined {

@@ -4,7 +4,6 @@
  */
 import type { Job } from '../../../src/api/sched/schemas';
 import { jobSpec } from '../../../bench/engine-project';
-import { ProviderSet } from '../../../src/engine/providers';
 import { startAgent, type AgentFixture } from '../../helpers/agent';
 import { indexStack, instanceAddressOf, planIndexStack, type IndexStack } from './index-fixture';
 
@@ -40,29 +39,6 @@ describe('plan: refresh by index', () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.length).toBeLessThanOrEqual(JOBS * 0.02);
     expect(new Set(requests)).toEqual(new Set(['GET /v1/jobs']));
-  });
-
-  it('hands on each unchanged job as its page is read, before the later pages are', async () => {
-    const providers = new ProviderSet(undefined, {});
-    try {
-      providers.configure('sched', 'sched', { address: f.agent.schedulerUrl, retries: 0 });
-      const handler = providers.resource('sched', 'sched_job');
-      const states = stack.jobs.map((j) => stack.state.get(instanceAddressOf(j))!.attributes);
-      const before = f.agent.requests.length;
-      const listingsSoFar = (): number => f.agent.requests.length - before;
-      const knownAt: number[] = [];
-      const answers = await handler.refreshMany!(states, (i, s) => {
-        expect(s).toBe(states[i]);
-        knownAt[i] = listingsSoFar();
-      });
-      expect(answers.every((a, i) => a === states[i])).toBe(true);
-      // 1,000 jobs come in pages of 500: the first page's jobs were known while the second was unread.
-      expect(listingsSoFar()).toBe(2);
-      expect(knownAt.filter((n) => n === 1)).toHaveLength(500);
-      expect(knownAt.filter((n) => n === 2)).toHaveLength(500);
-    } finally {
-      await providers.close();
-    }
   });
 
   it('reads on its own each job whose state recorded no modify index (an older state)', async () => {

@@ -39,55 +39,40 @@ function commonPrefix(ids: string[]): string {
 }
 
 /**
- * Reads the stubs of `refs` page by page in one namespace (or `*` when they span several) under their
- * common ID prefix, handing each wanted one to `onStub` as it comes, and stopping once every one was seen.
+ * The stubs of `refs`, read page by page in one namespace (or `*` when they span several) under their
+ * common ID prefix, stopping once every one was seen.
  */
-async function listStubs(
-  ctx: SchedProviderContext,
-  refs: JobRef[],
-  onStub: (key: string, stub: JobStub) => void,
-): Promise<void> {
+async function listStubs(ctx: SchedProviderContext, refs: JobRef[]): Promise<Map<string, JobStub>> {
   const wanted = new Set(refs.map((r) => keyOf(r.namespace, r.id)));
   const namespaces = new Set(refs.map((r) => r.namespace));
   const namespace = namespaces.size === 1 ? refs[0]!.namespace : '*';
   const prefix = commonPrefix(refs.map((r) => r.id));
+  const found = new Map<string, JobStub>();
   for await (const stub of ctx.client.jobs.iterate({ namespace, prefix, perPage: PAGE })) {
     const key = keyOf(stub.Namespace || 'default', stub.ID);
-    if (!wanted.delete(key)) continue;
-    onStub(key, stub);
-    if (wanted.size === 0) break;
+    if (!wanted.has(key)) continue;
+    found.set(key, stub);
+    if (found.size === wanted.size) break;
   }
+  return found;
 }
 
-/**
- * For each state: true when the cluster's job is provably the one it recorded. `onUnchanged` hears of
- * each such state as soon as its stub is read, before later pages are.
- */
+/** For each state: true when the cluster's job is provably the one it recorded. */
 export async function unchangedByIndex(
   ctx: SchedProviderContext,
   states: readonly State[],
-  onUnchanged?: (index: number) => void,
 ): Promise<boolean[]> {
-  const out = states.map(() => false);
   const refs = states.map((s) => (snapshotHolds(s) ? refOf(s) : undefined));
-  const byKey = new Map<string, number[]>();
-  refs.forEach((ref, i) => {
-    if (!ref) return;
-    const key = keyOf(ref.namespace, ref.id);
-    const list = byKey.get(key);
-    if (list) list.push(i);
-    else byKey.set(key, [i]);
-  });
   const listed = refs.filter((r): r is JobRef => r !== undefined);
-  if (listed.length < MIN_BATCH) return out;
-  await listStubs(ctx, listed, (key, stub) => {
-    for (const i of byKey.get(key) ?? []) {
-      const s = states[i]!;
-      if (stub.JobModifyIndex !== s['job_modify_index'] || (stub.Status ?? null) !== (s['status'] ?? null))
-        continue;
-      out[i] = true;
-      onUnchanged?.(i);
-    }
+  if (listed.length < MIN_BATCH) return states.map(() => false);
+  const stubs = await listStubs(ctx, listed);
+  return states.map((s, i) => {
+    const ref = refs[i];
+    const stub = ref && stubs.get(keyOf(ref.namespace, ref.id));
+    return (
+      stub !== undefined &&
+      stub.JobModifyIndex === s['job_modify_index'] &&
+      (stub.Status ?? null) === (s['status'] ?? null)
+    );
   });
-  return out;
 }
