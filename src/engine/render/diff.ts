@@ -155,7 +155,7 @@ class DiffWriter {
   }
 
   private unknownAt(path: AttrPath, v: unknown): boolean {
-    return isUnknown(v) || covered(this.paths.afterUnknown, path);
+    return isUnknown(v) || (!this.plain && covered(this.paths.afterUnknown, path));
   }
 
   private forces(path: AttrPath): string | undefined {
@@ -191,7 +191,7 @@ class DiffWriter {
       !this.plain &&
       covered(side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive, path);
     if (sensitive) return this.emit(depth, head, `${prefix}${SENSITIVE_TEXT}${tail}${suffix}`, forces);
-    if (side === 'after' && (isUnknown(v) || (!this.plain && covered(this.paths.afterUnknown, path)))) {
+    if (side === 'after' && this.unknownAt(path, v)) {
       return this.emit(depth, head, `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
     }
     const json = parseJsonStructure(v);
