@@ -6,6 +6,7 @@
 import type { Store } from '../../store';
 import type { AllocRecord } from '../model';
 import { isTerminalAlloc } from '../state';
+import type { Ask } from './resources';
 import { T, childKey } from '../tables';
 
 export interface NodeUse {
@@ -16,16 +17,35 @@ export interface NodeUse {
   owners: string[];
 }
 
-interface Held {
+interface Held extends Ask {
   node: string;
-  cpu: number;
-  memoryMB: number;
-  diskMB: number;
   owner: string;
 }
 
 export function ownerOf(a: Pick<AllocRecord, 'Namespace' | 'JobID' | 'TaskGroup'>): string {
   return `${a.Namespace}/${a.JobID}/${a.TaskGroup}`;
+}
+
+/** What an allocation holds, in the terms of an ask. */
+export function heldBy(a: Pick<AllocRecord, 'Resources'>): Ask {
+  return { cpu: a.Resources.CPU, memoryMB: a.Resources.MemoryMB, diskMB: a.Resources.DiskMB };
+}
+
+/** Counts `amount` and its owner on the node. */
+export function take(u: NodeUse, amount: Ask, owner: string): void {
+  u.cpu += amount.cpu;
+  u.memoryMB += amount.memoryMB;
+  u.diskMB += amount.diskMB;
+  u.owners.push(owner);
+}
+
+/** Undoes a take of `amount` by `owner`. */
+export function give(u: NodeUse, amount: Ask, owner: string): void {
+  u.cpu -= amount.cpu;
+  u.memoryMB -= amount.memoryMB;
+  u.diskMB -= amount.diskMB;
+  const i = u.owners.indexOf(owner);
+  if (i >= 0) u.owners.splice(i, 1);
 }
 
 /** The usage of `nodeIds` by `liveAllocs`, from scratch. */
@@ -34,11 +54,7 @@ export function usageOf(nodeIds: Iterable<string>, liveAllocs: Iterable<AllocRec
   for (const id of nodeIds) use.set(id, { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] });
   for (const a of liveAllocs) {
     const u = use.get(a.NodeID);
-    if (!u) continue;
-    u.cpu += a.Resources.CPU;
-    u.memoryMB += a.Resources.MemoryMB;
-    u.diskMB += a.Resources.DiskMB;
-    u.owners.push(ownerOf(a));
+    if (u) take(u, heldBy(a), ownerOf(a));
   }
   return use;
 }
@@ -74,21 +90,12 @@ export class NodeUsageIndex {
 
   private put(key: string, a: AllocRecord): void {
     if (isTerminalAlloc(a)) return;
-    const h: Held = {
-      node: a.NodeID,
-      cpu: a.Resources.CPU,
-      memoryMB: a.Resources.MemoryMB,
-      diskMB: a.Resources.DiskMB,
-      owner: ownerOf(a),
-    };
+    const h: Held = { ...heldBy(a), node: a.NodeID, owner: ownerOf(a) };
     this.held.set(key, h);
     if (!isWhole(h)) this.fractional++;
     let u = this.use.get(h.node);
     if (!u) this.use.set(h.node, (u = { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] }));
-    u.cpu += h.cpu;
-    u.memoryMB += h.memoryMB;
-    u.diskMB += h.diskMB;
-    u.owners.push(h.owner);
+    take(u, h, h.owner);
   }
 
   private drop(key: string): void {
@@ -96,12 +103,7 @@ export class NodeUsageIndex {
     if (!h) return;
     this.held.delete(key);
     if (!isWhole(h)) this.fractional--;
-    const u = this.use.get(h.node)!;
-    u.cpu -= h.cpu;
-    u.memoryMB -= h.memoryMB;
-    u.diskMB -= h.diskMB;
-    const i = u.owners.indexOf(h.owner);
-    if (i >= 0) u.owners.splice(i, 1);
+    give(this.use.get(h.node)!, h, h.owner);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { AllocMetricRecord, AllocRecord, Job, NodeRecord } from '../model';
 import { checkConstraint, constraintKey, globMatch, resolveTarget, type ConstraintLike } from './constraints';
-import { ownerOf, type NodeUse } from './node-usage';
+import { give, heldBy, ownerOf, take, type NodeUse } from './node-usage';
 import { findGroup, groupAsk, type Ask, type Group } from './resources';
 
 export interface Placed {
@@ -61,12 +61,7 @@ export class Placer {
   /** Frees what an allocation that is about to stop holds, so its replacement can use it. */
   release(a: AllocRecord): void {
     const u = this.use.get(a.NodeID);
-    if (!u) return;
-    u.cpu -= a.Resources.CPU;
-    u.memoryMB -= a.Resources.MemoryMB;
-    u.diskMB -= a.Resources.DiskMB;
-    const i = u.owners.indexOf(ownerOf(a));
-    if (i >= 0) u.owners.splice(i, 1);
+    if (u) give(u, heldBy(a), ownerOf(a));
   }
 
   /** Places one allocation of the group, or returns the metrics of the failure. */
@@ -140,11 +135,7 @@ export class Placer {
     metrics.Scores = Object.fromEntries(
       Object.entries(best.scores).map(([k, v]) => [`${best!.node.ID}.${k}`, v]),
     );
-    const u = this.use.get(best.node.ID)!;
-    u.cpu += ask.cpu;
-    u.memoryMB += ask.memoryMB;
-    u.diskMB += ask.diskMB;
-    u.owners.push(owner);
+    take(this.use.get(best.node.ID)!, ask, owner);
     return { node: best.node, metrics };
   }
 
