@@ -16,7 +16,7 @@ type JobRequestSchema = z.ZodObject<{ Job: z.ZodType }>;
 
 export interface JobRequest<S extends JobRequestSchema> {
   body: z.infer<S>;
-  /** Canonical and valid; frozen, since every request with this job shares it. */
+  /** Canonical and valid; frozen when it is shared with later requests of the same content. */
   job: Job;
 }
 
@@ -47,9 +47,9 @@ export class JobRequests {
     if (!job) throw badRequest('Job: job is required');
     const prepared = prepareJob(job, job.Namespace || namespaceOf(ctx));
     // Canonical form is a fresh tree of JSON values: as a stored value, every record that embeds it
-    // (the job, its versions, a dry run's copy) shares it instead of copying it.
-    if (!adoptJsonForm(prepared)) freezeDeep(prepared);
-    if (key !== undefined) this.remember(key, prepared);
+    // (the job, its versions, a dry run's copy) shares it instead of copying it. Only such a job,
+    // frozen by the adoption, is safe to hand to the next request with the same content.
+    if (adoptJsonForm(prepared) && key !== undefined) this.remember(key, prepared);
     return { body, job: prepared };
   }
 
@@ -85,12 +85,4 @@ function contentKey(job: Record<string, unknown>): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}:${JSON.stringify(job[k]) ?? ''}`)
     .join(',');
-}
-
-function freezeDeep<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freezeDeep(v);
-  }
-  return value;
 }
