@@ -8,7 +8,7 @@
  * deploy. The journal only matters after a run that did not finish: a run that ends writes every
  * pending record it still has into the state, then removes the journal.
  */
-import { open, readFile, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { StateFile, type InstanceObject } from './state-file';
 
@@ -25,17 +25,6 @@ const PendingLineSchema = z.object({
   }),
 });
 export type PendingLine = { address: string; provider?: string; object: InstanceObject };
-
-export async function appendPending(statePath: string, line: PendingLine): Promise<void> {
-  // O_APPEND: concurrent appends of whole lines do not interleave.
-  const fh = await open(pendingPathFor(statePath), 'a', 0o600);
-  try {
-    await fh.write(`${JSON.stringify(line)}\n`);
-    await fh.datasync();
-  } finally {
-    await fh.close();
-  }
-}
 
 /** The journal's lines; a torn last line (killed mid-append) is skipped. */
 export async function readPending(statePath: string): Promise<PendingLine[]> {

@@ -14,7 +14,7 @@
  * what updates and deletes did.
  */
 import { removeStaleTemps, writeFileAtomic } from './atomic';
-import { appendPending, removePending } from './pending';
+import { PendingJournal } from './pending-journal';
 import type { InstanceAddress } from './address';
 import type { StateStore } from './backends/types';
 import type { InstanceObject, StateFile } from './state-file';
@@ -64,6 +64,8 @@ export class StateWriter {
   private lastWriteEnd = 0;
   /** A failed paced write, reported by the next call that can throw. */
   private failure: { error: unknown } | undefined;
+  /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
+  private ownJournal: PendingJournal | undefined;
 
   /** `state` must be what is on disk at `path` now (as loaded), so an unchanged state is not rewritten. */
   constructor(
@@ -130,7 +132,7 @@ export class StateWriter {
       object: obj,
     };
     const store = this.opts.store;
-    if (!store) await appendPending(this.path, line);
+    if (!store) await this.journal().append(line);
     else if (store.appendPending) await store.appendPending(line);
     // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
     else await this.persist();
@@ -145,8 +147,12 @@ export class StateWriter {
     await this.flush();
     this.throwIfFailed();
     if (this.state.fingerprint() !== this.persisted) return;
-    if (!this.opts.store) await removePending(this.path);
+    if (!this.opts.store) await this.journal().remove();
     else await this.opts.store.removePending?.();
+  }
+
+  private journal(): PendingJournal {
+    return (this.ownJournal ??= new PendingJournal(this.path));
   }
 
   /**

@@ -2,7 +2,7 @@
  * sched_job through the CLI where the engine and the handler meet: a create adopted after a kill whose
  * rollout failed later, and replacements that keep the job's ID.
  */
-import { appendPending } from '../../../src/engine/state';
+import { PendingJournal } from '../../../src/engine/state/pending-journal';
 import type { Job } from '../../../src/api/sched/schemas';
 import { createProject, jobspec, stackJson, until, withPath, type Project } from './helpers';
 
@@ -35,10 +35,12 @@ test('an adopted job whose rollout failed after the kill is not reported as done
   );
   // What a deploy killed mid-create leaves: the job registered, its create journaled, no state.
   await p.agent.sched.jobs.register(JSON.parse(spec) as Job, { namespace: 'default' });
-  await appendPending(p.statePath(), {
+  const journal = new PendingJournal(p.statePath());
+  await journal.append({
     address: 'sched_job.adopted',
     object: { schemaVersion: 0, attributes: { jobspec: spec, id: 'adopted', namespace: 'default' } },
   });
+  await journal.close();
   await until(
     async () =>
       (await p.agent.sched.jobs.latestDeployment('adopted', { namespace: 'default' })).value?.Status ===
