@@ -102,12 +102,24 @@ function markStored<T extends object>(o: T): T {
  * a value that is not is left as it is.
  */
 export function adoptJsonForm(value: object): boolean {
-  if (!isJsonForm(value, new Set())) return false;
-  deepFreeze(value);
+  // One walk checks and lists the parts not stored yet; they are frozen only once all of it passed.
+  const fresh: object[] = [];
+  if (!isJsonForm(value, fresh, 0)) return false;
+  for (const o of fresh) markStored(o);
   return true;
 }
 
-function isJsonForm(v: unknown, ancestors: Set<object>): boolean {
+/**
+ * Beyond any value a request can carry (bodies nest at most MAX_JSON_DEPTH): deeper means a cycle,
+ * found without keeping a set of the ancestors on the way down.
+ */
+const MAX_ADOPT_DEPTH = 1024;
+
+/**
+ * Whether `v` is in JSON form; the objects and arrays in it not stored yet are appended to `fresh`
+ * (a part reached twice is listed twice, which freezing does not mind).
+ */
+function isJsonForm(v: unknown, fresh: object[], depth: number): boolean {
   switch (typeof v) {
     case 'string':
     case 'boolean':
@@ -120,20 +132,23 @@ function isJsonForm(v: unknown, ancestors: Set<object>): boolean {
       return false;
   }
   if (v === null || stored.has(v)) return true;
-  const isArray = Array.isArray(v);
-  if (!isArray && Object.getPrototypeOf(v) !== Object.prototype) return false;
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function' || ancestors.has(v)) return false;
-  const keys = Object.keys(v);
-  const own = Object.getOwnPropertyNames(v).length - (isArray ? 1 : 0); // an array's length
-  if (own !== keys.length || Object.getOwnPropertySymbols(v).length > 0) return false;
-  if (isArray && keys.length !== (v as unknown[]).length) return false; // holes
-  ancestors.add(v);
-  try {
-    for (const k of keys) if (!isJsonForm((v as Record<string, unknown>)[k], ancestors)) return false;
+  if (depth >= MAX_ADOPT_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) {
+    // The own keys are the indexes and length: fewer means holes, more means extra properties.
+    const n = v.length;
+    if (Object.getOwnPropertyNames(v).length !== n + 1 || Object.getOwnPropertySymbols(v).length > 0)
+      return false;
+    fresh.push(v);
+    for (let i = 0; i < n; i++) if (!isJsonForm(v[i], fresh, depth + 1)) return false;
     return true;
-  } finally {
-    ancestors.delete(v);
   }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  const keys = Object.keys(v);
+  if (Object.getOwnPropertyNames(v).length !== keys.length || Object.getOwnPropertySymbols(v).length > 0)
+    return false;
+  fresh.push(v);
+  for (const k of keys) if (!isJsonForm((v as Record<string, unknown>)[k], fresh, depth + 1)) return false;
+  return true;
 }
 
 /**

@@ -76,6 +76,17 @@ describe('adoptJsonForm: a value already in JSON form is stored without a copy',
     expect(rec).toStrictEqual({ ...(viaJson(job) as object), Version: 1 });
   });
 
+  it('adopts a part reached twice (not a cycle), and a refused value freezes none of its parts', () => {
+    const shared = { Attempts: 2 };
+    const job = { Groups: [{ Restart: shared }, { Restart: shared }] };
+    expect(adoptJsonForm(job)).toBe(true);
+    expect(Object.isFrozen(shared)).toBe(true);
+    const good = { a: 1 };
+    const bad = { first: good, second: { at: new Date(0) } };
+    expect(adoptJsonForm(bad)).toBe(false);
+    expect(Object.isFrozen(good)).toBe(false);
+  });
+
   it.each<[string, () => object]>([
     ['undefined in an object', () => ({ a: { b: undefined } })],
     ['a hole in an array', () => ({ list: [1, , 3] })], // eslint-disable-line no-sparse-arrays
@@ -86,6 +97,9 @@ describe('adoptJsonForm: a value already in JSON form is stored without a copy',
     ['a symbol key', () => ({ [Symbol('s')]: 1, a: 1 })],
     ['a hidden key', () => Object.defineProperty({ a: 1 }, 'h', { value: 2, enumerable: false })],
     ['a class instance', () => ({ m: new Map() })],
+    ['an array with an extra property', () => ({ list: Object.assign([1, 2], { extra: 3 }) })],
+    // As many own keys as a whole array, but one is not an index: the hole must still be found.
+    ['a hole and an extra property', () => ({ list: Object.assign([, 2], { extra: 3 }) })], // eslint-disable-line no-sparse-arrays
     [
       'a cycle',
       () => {

@@ -73,7 +73,11 @@ export function primitiveObjectDiff(
   name: string,
   contextual: boolean,
 ): ObjectDiff | null {
-  const [o, n] = flattenPair(asObj(oldV), asObj(newV), filter);
+  const oldObj = asObj(oldV);
+  const newObj = asObj(newV);
+  // Most blocks are absent on both sides: no fields, so no diff (the walk below would find none).
+  if (oldObj === null && newObj === null) return null;
+  const [o, n] = flattenPair(oldObj, newObj, filter);
   const fields = fieldDiffs(o, n, contextual);
   const type = typeFromFields(fields);
   return type === null ? null : makeObjectDiff(type, name, fields, []);
@@ -100,6 +104,7 @@ export function keyedDiffs(
   keyOf: (o: Obj) => string,
   diff: (o: Obj | null, n: Obj | null) => ObjectDiff | null,
 ): ObjectDiff[] {
+  if (isEmptyList(oldList) && isEmptyList(newList)) return [];
   const oldMap = keyBy(oldList, keyOf);
   const newMap = keyBy(newList, keyOf);
   const out: ObjectDiff[] = [];
@@ -131,6 +136,11 @@ export function primitiveObjectSetDiff(
   );
 }
 
+/** No members to match: absent, null, not a list, or a list of none. */
+function isEmptyList(v: unknown): boolean {
+  return !Array.isArray(v) || v.length === 0;
+}
+
 function stringSet(v: unknown): Set<string> {
   const s = new Set<string>();
   for (const item of asList(v)) {
@@ -147,6 +157,7 @@ export function stringSetDiff(
   name: string,
   contextual: boolean,
 ): ObjectDiff | null {
+  if (isEmptyList(oldV) && isEmptyList(newV)) return null;
   const o = stringSet(oldV);
   const n = stringSet(newV);
   const fields: FieldDiff[] = [];
