@@ -30,8 +30,21 @@ export function isMapField(key: string): boolean {
   return MAP_FIELDS.has(key);
 }
 
+/**
+ * Integer texts already made. A job's numbers are mostly the same few defaults (durations in
+ * nanoseconds, sizes), and printing a large integer costs several times a lookup; the bound keeps a
+ * job full of distinct numbers from growing it.
+ */
+const integerTexts = new Map<number, string>();
+const MAX_INTEGER_TEXTS = 4096;
+
 function integerString(n: number): string {
-  return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+  let text = integerTexts.get(n);
+  if (text === undefined) {
+    text = Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+    if (integerTexts.size < MAX_INTEGER_TEXTS) integerTexts.set(n, text);
+  }
+  return text;
 }
 
 /**
