@@ -85,15 +85,15 @@ export function flattenPrimitives(obj: Obj | null, filter: readonly string[] = [
   // Filtered names are skipped rather than deleted afterwards: a delete turns the map into a slow
   // dictionary for everything that reads it next.
   const skip = filter.length > 0 ? filterSet(filter) : undefined;
-  for (const key in obj) {
-    if (!Object.hasOwn(obj, key)) continue;
+  // Own keys only; for-in would also walk the prototype chain, and canonical jobs are hash-table
+  // objects, for which V8 keeps no enumeration cache.
+  for (const key of Object.keys(obj)) {
     const value = obj[key];
     const s = scalarString(value);
     if (s !== undefined) {
       if (!skip?.has(key)) out[key] = s;
     } else if (MAP_FIELDS.has(key) && isObj(value)) {
-      for (const mk in value) {
-        if (!Object.hasOwn(value, mk)) continue;
+      for (const mk of Object.keys(value)) {
         const ms = scalarString(value[mk]);
         const name = `${key}[${mk}]`;
         if (ms !== undefined && !skip?.has(name)) out[name] = ms;
