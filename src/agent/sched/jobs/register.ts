@@ -12,6 +12,7 @@ import { newEval } from '../evaluator';
 import type { EvalRecord, Job, SubmissionRecord } from '../model';
 import { getJob, getNamespace } from '../state';
 import { T, jobKey, versionKey } from '../tables';
+import { withFastShapes } from './fast-shape';
 import { specChanged } from './spec';
 import { validateJob } from './validate';
 
@@ -46,7 +47,7 @@ export function prepareJob(raw: Job, namespaceParam: string | undefined): Job {
   } catch (e) {
     throw badRequest((e as Error).message);
   }
-  return job;
+  return withFastShapes(job);
 }
 
 export function requireNamespace(tx: Pick<Txn, 'get'>, ns: string): void {
