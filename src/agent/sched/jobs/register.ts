@@ -82,7 +82,8 @@ export function registerJob(
       );
     }
   }
-  let job: Job = { ...incoming };
+  // Never changed in place: a count kept from the existing job makes a new one.
+  let job: Job = incoming;
   if (opts.preserveCounts && existing) {
     job = {
       ...job,
