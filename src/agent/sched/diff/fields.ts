@@ -1,6 +1,6 @@
 import type { DiffType, FieldDiff } from './types';
 import type { Flat } from './flatten';
-import { compareGoStrings } from './json';
+import { compareGoStrings, sortInPlace } from './json';
 
 /*
  * Field level diffs. As in Nomad, an empty string means "unset": a field going from "" to a value is
@@ -40,7 +40,7 @@ export function fieldDiffs(oldFlat: Flat | null, newFlat: Flat | null, contextua
     const d = fieldDiff('', n[k]!, k, contextual);
     if (d) diffs.push(d);
   }
-  return diffs.sort(compareFieldDiffs);
+  return sortInPlace(diffs, compareFieldDiffs);
 }
 
 /** The type of an object judged by its fields alone, or null when nothing changed. */

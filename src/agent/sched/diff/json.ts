@@ -121,3 +121,15 @@ export function compareGoStrings(a: string, b: string): number {
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
+
+/**
+ * `list` sorted in place by `compare`. Diff lists mostly come out in order already (canonical jobs
+ * have sorted keys), and a check of neighbours costs less than a sort, which copies the list first.
+ * The sort is stable, so a list already in order is left exactly as it was either way.
+ */
+export function sortInPlace<T>(list: T[], compare: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < list.length; i++) {
+    if (compare(list[i - 1]!, list[i]!) > 0) return list.sort(compare);
+  }
+  return list;
+}

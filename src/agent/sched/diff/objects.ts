@@ -9,6 +9,7 @@ import {
   compareGoStrings,
   isObj,
   semanticEqual,
+  sortInPlace,
   str,
   type Obj,
 } from './json';
@@ -49,7 +50,7 @@ export function compareObjectDiffs(a: ObjectDiff, b: ObjectDiff): number {
 }
 
 export function sortObjectDiffs(list: ObjectDiff[]): ObjectDiff[] {
-  return list.sort(compareObjectDiffs);
+  return sortInPlace(list, compareObjectDiffs);
 }
 
 /** Collects child diffs, dropping the absent ones. */
@@ -177,7 +178,7 @@ export function stringSetDiff(
       added = true;
     }
   }
-  fields.sort(compareFieldDiffs);
+  sortInPlace(fields, compareFieldDiffs);
   let type: DiffType = 'None';
   if (added && removed) type = 'Edited';
   else if (added) type = 'Added';
@@ -252,5 +253,5 @@ export function matchByName<T extends { Name: string }>(
   const out: T[] = [];
   for (const [name, o] of oldMap) out.push(diff(o, newMap.get(name) ?? null));
   for (const [name, n] of newMap) if (!oldMap.has(name)) out.push(diff(null, n));
-  return out.sort((a, b) => compareGoStrings(a.Name, b.Name));
+  return sortInPlace(out, (a, b) => compareGoStrings(a.Name, b.Name));
 }
