@@ -9,8 +9,10 @@
 const FAST_SHAPE_KEYS = 12;
 
 /**
- * `value` with each object of more than FAST_SHAPE_KEYS keys replaced by a spread copy. The tree
- * must be the caller's own and not frozen: smaller objects and arrays are kept and updated in place.
+ * `value` with each object of more than FAST_SHAPE_KEYS keys replaced by a spread copy. Only arrays
+ * and such big objects are searched: in a job they hold all the others (groups, tasks, services,
+ * checks, templates), and the small blocks under them are left as they are. The tree must be the
+ * caller's own and not frozen: arrays are updated in place.
  */
 export function withFastShapes<T>(value: T): T {
   return fastShape(value) as T;
@@ -26,8 +28,8 @@ function fastShape(v: unknown): unknown {
     return v;
   }
   const keys = Object.keys(v);
-  const out: Record<string, unknown> =
-    keys.length > FAST_SHAPE_KEYS ? { ...(v as Record<string, unknown>) } : (v as Record<string, unknown>);
+  if (keys.length <= FAST_SHAPE_KEYS) return v;
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
   for (const k of keys) {
     const item = out[k];
     if (item !== null && typeof item === 'object') out[k] = fastShape(item);
