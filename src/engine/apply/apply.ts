@@ -19,6 +19,7 @@ import { buildApplyGraph, changeOf, DESTROY_SUFFIX, type ApplyNode } from './gra
 import { applyDeferredDataRead, forgetDataOnDestroy, recordPlanTimeDataReads } from './steps/data-read';
 import { applyInstanceChange } from './steps/instance-change';
 import { applyMoves } from './steps/moved';
+import { journalAhead } from './steps/pending';
 import { applyOutputs } from './steps/outputs';
 import { configureProviders } from './steps/providers';
 import { applyStateOnly } from './steps/state-only';
@@ -81,6 +82,7 @@ function walkChanges(ctx: ApplyContext): Promise<WalkResult> {
     parallelism: opts.parallelism ?? 10,
     ...(opts.signal ? { signal: opts.signal } : {}),
     visit: (node) => applyNode(ctx, node),
+    upcoming: (node) => journalAhead(ctx, node),
     onError: (node, err, id) => {
       const constructPath = node.kind === 'instance' ? node.ip.constructPath : node.dp.constructPath;
       const msg = err instanceof ConfigError ? err.message : errorMessage(err);

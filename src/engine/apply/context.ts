@@ -10,7 +10,7 @@ import {
   type StackConfig,
 } from '../config';
 import type { EvalScope } from '../expressions/evaluate';
-import type { State } from '../../provider/resource';
+import type { PlannedChange, State } from '../../provider/resource';
 import { UNKNOWN } from '../../provider/values';
 import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
 import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
@@ -32,6 +32,8 @@ export interface ApplyContext {
   readonly secrets: string[];
   /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
   readonly hardSignals: SignalFanout;
+  /** Creates journaled before they start (see steps/pending.ts), by address. */
+  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; done: Promise<void> }>;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -70,6 +72,7 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
     halfReplaced: new Set(),
     secrets: sensitiveVariableTexts(config, plan.variables),
     hardSignals: new SignalFanout(opts.hardSignal),
+    journaled: new Map(),
     scope,
   };
   seedValues(ctx);

@@ -14,6 +14,11 @@ export interface WalkOptions<N> {
   /** Once aborted no new visit starts; running visits finish, the rest are skipped as 'aborted'. */
   signal?: AbortSignal;
   visit(node: N, id: string): Promise<void> | void;
+  /**
+   * Told once of each node that is next in line (among the first `parallelism` of those ready and
+   * waiting for a slot), so a visit can prepare what does not depend on the visits running now.
+   */
+  upcoming?(node: N, id: string): void;
   /** Called when a visit throws or rejects. */
   onError?(node: N, error: unknown, id: string): void;
   /** Called for each node that will not be visited. */
@@ -56,6 +61,7 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
     if (n === 0) ready.push(id);
   }
   const done = new Set<string>();
+  const announced = new Set<string>();
   let running = 0;
 
   return new Promise<WalkResult>((resolve) => {
@@ -124,7 +130,22 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
             pump();
           });
       }
+      announce();
       finishIfIdle();
+    };
+
+    const announce = (): void => {
+      if (!opts.upcoming || opts.signal?.aborted) return;
+      for (let i = 0; i < Math.min(parallelism, ready.length); i++) {
+        const id = ready[i]!;
+        if (announced.has(id)) continue;
+        announced.add(id);
+        try {
+          opts.upcoming(graph.node(id), id);
+        } catch {
+          // Preparing ahead is an optimization: the visit does the work itself if it must.
+        }
+      }
     };
 
     pump();

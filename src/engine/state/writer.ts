@@ -123,19 +123,48 @@ export class StateWriter {
    * Records that a create of `address` is about to start: in memory (later writes carry it) and in
    * the pending journal at once, without writing the whole state. Resolves once the line is on disk.
    */
-  async recordPending(address: string, obj: InstanceObject, opts: { provider?: string } = {}): Promise<void> {
+  async recordPending(
+    address: string,
+    obj: InstanceObject,
+    opts: { provider?: string; journaled?: Promise<void> } = {},
+  ): Promise<void> {
     this.throwIfFailed();
-    this.state.set(address, { ...obj, createPending: true }, opts);
+    const { journaled, ...setOpts } = opts;
+    this.state.set(address, { ...obj, createPending: true }, setOpts);
+    if (journaled) return journaled;
+    // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
+    return this.appendPending(address, obj, setOpts) ?? this.persist();
+  }
+
+  /**
+   * Journals a create that is about to start, before it starts, leaving the state in memory as it
+   * is: its recordPending, handed the promise, then need not wait for the disk. A line whose create
+   * never starts is harmless: only a run that did not finish leaves its journal, and the next run
+   * looks each line's object up and forgets those that do not exist. undefined: the store keeps no
+   * journal, so the record must wait for recordPending.
+   */
+  journalAhead(
+    address: string,
+    obj: InstanceObject,
+    opts: { provider?: string } = {},
+  ): Promise<void> | undefined {
+    if (this.failure) return undefined;
+    return this.appendPending(address, obj, opts);
+  }
+
+  private appendPending(
+    address: string,
+    obj: InstanceObject,
+    opts: { provider?: string },
+  ): Promise<void> | undefined {
     const line = {
       address,
       ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
       object: obj,
     };
     const store = this.opts.store;
-    if (!store) await this.journal().append(line);
-    else if (store.appendPending) await store.appendPending(line);
-    // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
-    else await this.persist();
+    if (!store) return this.journal().append(line);
+    return store.appendPending?.(line);
   }
 
   /**

@@ -62,12 +62,17 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   const run = spawnCli(p, ['deploy', '--no-synth', '--auto-approve', '--parallelism', '2']);
   // Kill once two creates completed and another one is registered but still waiting for its
   // allocations: the worst moment, an object the state has not recorded as complete.
+  // Creates next in line for a slot are journaled before they start: wait for one of those too.
   let inFlight = '';
   await until(async () => {
     const { done, pending } = await recordedJobs();
     if (done.length < 2) return false;
-    for (const id of pending) if (await onCluster(id)) inFlight = id;
-    return inFlight !== '';
+    let ahead = false;
+    for (const id of pending) {
+      if (await onCluster(id)) inFlight = id;
+      else ahead = true;
+    }
+    return inFlight !== '' && ahead;
   }, 30_000);
   run.child.kill('SIGKILL');
   expect(await run.exited).toBeNull();
@@ -87,6 +92,11 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
     before.set(id, value.JobModifyIndex ?? -1);
   }
 
+  // Journaled creates that never reached the cluster (they waited for a slot).
+  const neverStarted: string[] = [];
+  for (const id of (await recordedJobs()).pending) if (!(await onCluster(id))) neverStarted.push(id);
+  expect(neverStarted.length).toBeGreaterThan(0);
+
   // The create in flight is known from the journal: loaded with it, the state has it as pending.
   expect(existsSync(`${p.statePath()}.pending`)).toBe(true);
   const { state: withPending } = await loadStateWithPending(p.statePath());
@@ -99,6 +109,11 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   expect(again.stdout).toContain(`the last apply stopped while creating sched_job.${inFlight};`);
   expect(again.stderr).not.toMatch(new RegExp(`sched_job\\.${inFlight}: Creating`));
   expect(again.code).toBe(0);
+  // A journaled create that never started is looked up, not found, and created as planned.
+  for (const id of neverStarted) {
+    expect(again.stdout).not.toContain(`the last apply stopped while creating sched_job.${id};`);
+    expect(again.stderr).toMatch(new RegExp(`sched_job\\.${id}: Creating`));
+  }
 
   const s = p.readState();
   expect(stateAddresses(s)).toEqual(ids.map((id) => `sched_job.${id}`).sort());

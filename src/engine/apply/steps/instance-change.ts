@@ -11,11 +11,11 @@ import type {
   State,
 } from '../../../provider/resource';
 import { ResourceApplyError } from '../../../provider/common/errors';
-import { isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { ApplyContext } from '../context';
-import { blockOf, objectOf, persist, persistObjectSoon, persistSoon, providerOf } from '../context';
+import { blockOf, objectOf, persist, persistObjectSoon, persistSoon } from '../context';
 import { changeOf, type Part } from '../graph';
+import { recordCreate } from './pending';
 import { needsReplan, replan } from './replan';
 
 export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, part: Part): Promise<void> {
@@ -28,12 +28,7 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
     ({ change, recordAs } = await replan(ctx, ip, part, block, handler, change));
   }
   // A kill during the create would otherwise lose the object: record that it may exist first.
-  if (change.action === 'create' && change.planned)
-    await opts.writer.recordPending(
-      ip.address,
-      objectOf(ctx, { ...ip, change }, knownOnly(change.planned) as State),
-      providerOf(ip),
-    );
+  if (change.action === 'create' && change.planned) await recordCreate(ctx, ip, change);
   opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
   const next = await runHandler(ctx, ip, handler, change);
   const applied: InstancePlan = { ...ip, change, ...(recordAs ? { recordAs } : {}) };
@@ -107,13 +102,4 @@ function countOutcome(ctx: ApplyContext, ip: InstancePlan, part: Part, change: P
               ? result.destroyed
               : undefined;
   bucket?.push(ip.address);
-}
-
-/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
-function knownOnly(v: unknown): unknown {
-  if (isUnknown(v)) return null;
-  if (Array.isArray(v)) return v.map(knownOnly);
-  if (v !== null && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
-  return v;
 }

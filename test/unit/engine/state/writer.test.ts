@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { StateFile } from '../../../../src/engine/state/state-file';
 import { StateWriter } from '../../../../src/engine/state/writer';
 import { writeFileAtomic } from '../../../../src/engine/state/atomic';
+import { readPending } from '../../../../src/engine/state/pending';
 
 const obj = (id: string) => ({ schemaVersion: 0, attributes: { id } });
 
@@ -72,6 +73,24 @@ describe('StateWriter', () => {
     await w.flush();
     await expect(w.recordPending('sched_job.b', obj('b'))).rejects.toThrow(/ENOENT/);
     await expect(w.settle()).rejects.toThrow(/ENOENT/);
+  });
+
+  it('journalAhead: the line is on disk before the create starts, and the state only changes then', async () => {
+    const w = new StateWriter(path, await StateFile.load(path));
+    const ahead = w.journalAhead('sched_job.next', obj('next'));
+    expect(ahead).toBeDefined();
+    await ahead;
+    expect((await readPending(path)).map((l) => l.address)).toEqual(['sched_job.next']);
+    expect(w.state.has('sched_job.next')).toBe(false);
+    await w.recordPending('sched_job.next', obj('next'), { journaled: ahead! });
+    expect(w.state.isCreatePending('sched_job.next')).toBe(true);
+    // Recorded once: the create did not append its line a second time.
+    expect(await readPending(path)).toHaveLength(1);
+    // A line whose create never started leaves nothing behind once the run settles.
+    await w.journalAhead('sched_job.never', obj('never'));
+    await w.settle();
+    expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.never')).toBe(false);
+    expect(await readPending(path)).toEqual([]);
   });
 
   it('keeps the state from before the run as .backup and does not overwrite it during the run', async () => {
