@@ -9,7 +9,8 @@
  *
  * An apply records finished resources with `updateSoon`: the change is in memory at once and on disk
  * within a pause of about nine times the last write's duration, so writing a large state stays near a
- * tenth of the run instead of growing with every resource (each write encodes the whole file). What a
+ * tenth of the run instead of growing with every resource (each write encodes the whole file); a write
+ * someone waits for (update, settle) ends that pause at once. What a
  * kill in that pause loses is recovered: creates are in the pending journal, and the next refresh sees
  * what updates and deletes did.
  */
@@ -66,6 +67,10 @@ export class StateWriter {
   private failure: { error: unknown } | undefined;
   /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
   private ownJournal: PendingJournal | undefined;
+  /** Whether the queued write waits for the pause (until someone waits for the write itself). */
+  private queuedPaced = false;
+  /** Set while a paced write waits out its pause. */
+  private endPause: (() => void) | undefined;
 
   /** `state` must be what is on disk at `path` now (as loaded), so an unchanged state is not rewritten. */
   constructor(
@@ -189,17 +194,21 @@ export class StateWriter {
    * after the last write (changes made meanwhile join this write).
    */
   persist(paced = false): Promise<void> {
-    if (this.queued) return this.queued.promise;
+    if (this.queued) {
+      // Someone waits for this write (the end of a run, a record without a journal): no pause.
+      if (!paced) {
+        this.queuedPaced = false;
+        this.endPause?.();
+      }
+      return this.queued.promise;
+    }
     const d = deferred();
     this.queued = d;
+    this.queuedPaced = paced;
     const previous = this.inFlight;
     this.inFlight = (async () => {
       await previous.catch(() => undefined);
-      if (paced) {
-        const wait =
-          this.lastWriteEnd + Math.min(MAX_PAUSE_MS, PAUSE_FACTOR * this.lastWriteMs) - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      }
+      if (this.queuedPaced) await this.pause();
       this.queued = null;
       try {
         await this.writeNow();
@@ -209,6 +218,21 @@ export class StateWriter {
       }
     })();
     return d.promise;
+  }
+
+  /** The pause of a paced write after the last write; endPause cuts it short. */
+  private pause(): Promise<void> {
+    const wait =
+      this.lastWriteEnd + Math.min(MAX_PAUSE_MS, PAUSE_FACTOR * this.lastWriteMs) - performance.now();
+    if (wait <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.endPause?.(), wait);
+      this.endPause = () => {
+        this.endPause = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   /** Waits for every requested write. */

@@ -75,6 +75,20 @@ describe('StateWriter', () => {
     await expect(w.settle()).rejects.toThrow(/ENOENT/);
   });
 
+  it('settle does not wait out the pause of a paced write', async () => {
+    const w = new StateWriter(path, await StateFile.load(path));
+    await w.setInstance('sched_job.first', obj('first')); // gives the pause a measured write
+    // The pause's timer never fires here: only a settle that ends the pause can resolve.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'performance'] });
+    try {
+      w.updateSoon((s) => s.set('sched_job.last', obj('last')));
+      await w.settle();
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.last')).toBe(true);
+  });
+
   it('journalAhead: the line is on disk before the create starts, and the state only changes then', async () => {
     const w = new StateWriter(path, await StateFile.load(path));
     const ahead = w.journalAhead('sched_job.next', obj('next'));
