@@ -177,4 +177,29 @@ describe('walk', () => {
     // n1 was next in line when n0 started; after the abort no other node is announced.
     expect(told).toEqual(['n1']);
   });
+  it('a visit that releases its slot lets the next start; its dependants and the end still wait for it', async () => {
+    const g = graphOf({ a: [], b: [], after: ['a'] });
+    const events: string[] = [];
+    let endA!: () => void;
+    const aEnds = new Promise<void>((r) => (endA = r));
+    const walking = walk(g, {
+      parallelism: 1,
+      visit: async (id, _id, release) => {
+        events.push(`start ${id}`);
+        if (id === 'a') {
+          release();
+          release(); // a second call changes nothing
+          await aEnds;
+        }
+        events.push(`end ${id}`);
+      },
+    });
+    await tick(5);
+    // b took a's slot while a still runs; `after` waits for a itself.
+    expect(events).toEqual(['start a', 'start b', 'end b']);
+    endA();
+    const result = await walking;
+    expect(events).toEqual(['start a', 'start b', 'end b', 'end a', 'start after', 'end after']);
+    expect(result.ok).toBe(true);
+  });
 });
