@@ -4,6 +4,7 @@
  */
 import {
   createStackScope,
+  stackPaths,
   expandResource,
   type InstanceKey,
   type ResourceConfig,
@@ -32,8 +33,8 @@ export interface ApplyContext {
   readonly secrets: string[];
   /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
   readonly hardSignals: SignalFanout;
-  /** Creates journaled before they start (see steps/pending.ts), by address. */
-  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; done: Promise<void> }>;
+  /** Creates journaled before they start (see steps/pending.ts), by address; null once started. */
+  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; done: Promise<void> } | null>;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -56,9 +57,12 @@ export function emptyResult(): ApplyResult {
 export function createApplyContext(opts: ApplyOptions): ApplyContext {
   const { plan, config } = opts;
   const book = new ValueBook();
+  // The same for every scope: worked out once, not per resource seeded or postcondition checked.
+  const path = stackPaths(config);
   const scope = (): EvalScope =>
     createStackScope({
       config,
+      ...(path ? { path } : {}),
       variables: plan.variables,
       applying: true,
       planTimestamp: plan.createdAt,

@@ -15,17 +15,29 @@ import { needsReplan } from './replan';
 /** Records that `change` (a create of `ip`) may leave an object; resolves once that is on disk. */
 export function recordCreate(ctx: ApplyContext, ip: InstancePlan, change: PlannedChange): Promise<void> {
   const ahead = ctx.journaled.get(ip.address);
-  ctx.journaled.delete(ip.address);
+  // Marks the create as started: a journalAhead still queued for it then does nothing.
+  ctx.journaled.set(ip.address, null);
   // Only the plan's own change was journaled ahead; one planned again records what it now is.
   if (ahead && ahead.change === change)
     return ctx.opts.writer.recordPending(ip.address, ahead.obj, { ...providerOf(ip), journaled: ahead.done });
   return ctx.opts.writer.recordPending(ip.address, pendingObject(ctx, ip, change), providerOf(ip));
 }
 
-/** For the walk's `upcoming`: journals a create that will run as planned (nothing to plan again). */
+/**
+ * For the walk's `upcoming`: journals a create that will run as planned (nothing to plan again). In
+ * the next turn of the event loop, so that the creates starting now have their own lines written
+ * first instead of waiting for these objects to be built.
+ */
 export function journalAhead(ctx: ApplyContext, node: ApplyNode): void {
+  setImmediate(() => journalNow(ctx, node));
+}
+
+function journalNow(ctx: ApplyContext, node: ApplyNode): void {
   if (node.kind !== 'instance' || node.part !== 'whole') return;
   const { ip } = node;
+  // Started already, or never will (the walk stops starting nodes once aborted). Otherwise the walk
+  // cannot have ended: a node waits for a slot only while visits run, and those end after this turn.
+  if (ctx.journaled.has(ip.address) || ctx.opts.signal?.aborted) return;
   const change = ip.change;
   if (change.action !== 'create' || !change.planned) return;
   if (blockOf(ctx.config, ip.resourceAddress, 'managed') && needsReplan(ip, node.part, change)) return;
