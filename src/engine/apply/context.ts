@@ -13,7 +13,7 @@ import {
 import type { EvalScope } from '../expressions/evaluate';
 import type { PlannedChange, State } from '../../provider/resource';
 import { UNKNOWN } from '../../provider/values';
-import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
+import { providerConfigAddress, type AheadLine, type InstanceObject, type StateFile } from '../state';
 import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
 import type { InstancePlan } from '../plan/types';
 import { recordedState } from '../terraform-form';
@@ -34,7 +34,7 @@ export interface ApplyContext {
   /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
   readonly hardSignals: SignalFanout;
   /** Creates journaled before they start (see steps/pending.ts), by address; null once started. */
-  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; done: Promise<void> } | null>;
+  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; line: AheadLine } | null>;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }

@@ -17,6 +17,7 @@
 import { removeStaleTemps, writeFileAtomic } from './atomic';
 import { PendingJournal } from './pending-journal';
 import type { InstanceAddress } from './address';
+import type { PendingLine } from './pending';
 import type { StateStore } from './backends/types';
 import type { InstanceObject, StateFile } from './state-file';
 
@@ -33,6 +34,12 @@ export interface StateWriterOptions {
    * The store keeps its own backup and journal.
    */
   store?: StateStore;
+}
+
+/** A create's line journaled ahead: its token, and when it is on disk. */
+export interface AheadLine {
+  token: string;
+  done: Promise<void>;
 }
 
 interface Deferred {
@@ -67,6 +74,9 @@ export class StateWriter {
   private failure: { error: unknown } | undefined;
   /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
   private ownJournal: PendingJournal | undefined;
+  /** Tokens of lines journaled ahead: unique to this writer within the journal file. */
+  private readonly runId = Date.now().toString(36);
+  private aheadCount = 0;
   /** Whether the queued write waits for the pause (until someone waits for the write itself). */
   private queuedPaced = false;
   /** Set while a paced write waits out its pause. */
@@ -127,46 +137,44 @@ export class StateWriter {
   /**
    * Records that a create of `address` is about to start: in memory (later writes carry it) and in
    * the pending journal at once, without writing the whole state. Resolves once the line is on disk.
+   * `ahead`: the line journalAhead wrote for it, which this marks as started.
    */
   async recordPending(
     address: string,
     obj: InstanceObject,
-    opts: { provider?: string; journaled?: Promise<void> } = {},
+    opts: { provider?: string; ahead?: AheadLine } = {},
   ): Promise<void> {
     this.throwIfFailed();
-    const { journaled, ...setOpts } = opts;
+    const { ahead, ...setOpts } = opts;
     this.state.set(address, { ...obj, createPending: true }, setOpts);
-    if (journaled) return journaled;
+    if (ahead) {
+      await ahead.done;
+      return this.opts.store
+        ? this.opts.store.markPendingStarted?.(ahead.token)
+        : this.journal().markStarted(ahead.token);
+    }
     // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
-    return this.appendPending(address, obj, setOpts) ?? this.persist();
+    return this.appendPending({ address, ...setOpts, object: obj }) ?? this.persist();
   }
 
   /**
-   * Journals a create that is about to start, before it starts, leaving the state in memory as it
-   * is: its recordPending, handed the promise, then need not wait for the disk. A line whose create
-   * never starts is harmless: only a run that did not finish leaves its journal, and the next run
-   * looks each line's object up and forgets those that do not exist. undefined: the store keeps no
-   * journal, so the record must wait for recordPending.
+   * Journals a create next in line, before it starts, leaving the state in memory as it is: its
+   * recordPending, handed the result, then need not wait for the disk, only mark the line as started.
+   * A line never marked is dropped when the journal is read (see ../pending.ts). undefined: the store
+   * keeps no journal with marks, so the record must wait for recordPending.
    */
   journalAhead(
     address: string,
     obj: InstanceObject,
     opts: { provider?: string } = {},
-  ): Promise<void> | undefined {
-    if (this.failure) return undefined;
-    return this.appendPending(address, obj, opts);
+  ): AheadLine | undefined {
+    if (this.failure || (this.opts.store && !this.opts.store.markPendingStarted)) return undefined;
+    const token = `${process.pid.toString(36)}.${this.runId}.${++this.aheadCount}`;
+    const done = this.appendPending({ address, ...opts, object: obj, ahead: token });
+    return done && { token, done };
   }
 
-  private appendPending(
-    address: string,
-    obj: InstanceObject,
-    opts: { provider?: string },
-  ): Promise<void> | undefined {
-    const line = {
-      address,
-      ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
-      object: obj,
-    };
+  private appendPending(line: PendingLine): Promise<void> | undefined {
     const store = this.opts.store;
     if (!store) return this.journal().append(line);
     return store.appendPending?.(line);

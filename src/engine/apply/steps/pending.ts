@@ -19,7 +19,7 @@ export function recordCreate(ctx: ApplyContext, ip: InstancePlan, change: Planne
   ctx.journaled.set(ip.address, null);
   // Only the plan's own change was journaled ahead; one planned again records what it now is.
   if (ahead && ahead.change === change)
-    return ctx.opts.writer.recordPending(ip.address, ahead.obj, { ...providerOf(ip), journaled: ahead.done });
+    return ctx.opts.writer.recordPending(ip.address, ahead.obj, { ...providerOf(ip), ahead: ahead.line });
   return ctx.opts.writer.recordPending(ip.address, pendingObject(ctx, ip, change), providerOf(ip));
 }
 
@@ -42,11 +42,11 @@ function journalNow(ctx: ApplyContext, node: ApplyNode): void {
   if (change.action !== 'create' || !change.planned) return;
   if (blockOf(ctx.config, ip.resourceAddress, 'managed') && needsReplan(ip, node.part, change)) return;
   const obj = pendingObject(ctx, ip, change);
-  const done = ctx.opts.writer.journalAhead(ip.address, obj, providerOf(ip));
-  if (!done) return;
-  // Awaited by the create when it starts; a create that never starts leaves a harmless line.
-  done.catch(() => undefined);
-  ctx.journaled.set(ip.address, { change, obj, done });
+  const line = ctx.opts.writer.journalAhead(ip.address, obj, providerOf(ip));
+  if (!line) return;
+  // Awaited by the create when it starts; a create that never starts leaves a line never marked.
+  line.done.catch(() => undefined);
+  ctx.journaled.set(ip.address, { change, obj, line });
 }
 
 function pendingObject(ctx: ApplyContext, ip: InstancePlan, change: PlannedChange): InstanceObject {

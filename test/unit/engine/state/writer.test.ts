@@ -89,22 +89,38 @@ describe('StateWriter', () => {
     expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.last')).toBe(true);
   });
 
-  it('journalAhead: the line is on disk before the create starts, and the state only changes then', async () => {
+  it('journalAhead: the line is on disk before the create starts, and counts only once it started', async () => {
     const w = new StateWriter(path, await StateFile.load(path));
     const ahead = w.journalAhead('sched_job.next', obj('next'));
     expect(ahead).toBeDefined();
-    await ahead;
-    expect((await readPending(path)).map((l) => l.address)).toEqual(['sched_job.next']);
+    await ahead!.done;
+    expect((await readFile(`${path}.pending`, 'utf8')).split('\n')[0]).toContain('"sched_job.next"');
+    // Not started yet: a run killed now left no create in flight.
+    expect(await readPending(path)).toEqual([]);
     expect(w.state.has('sched_job.next')).toBe(false);
-    await w.recordPending('sched_job.next', obj('next'), { journaled: ahead! });
+    await w.recordPending('sched_job.next', obj('next'), { ahead: ahead! });
     expect(w.state.isCreatePending('sched_job.next')).toBe(true);
-    // Recorded once: the create did not append its line a second time.
-    expect(await readPending(path)).toHaveLength(1);
+    // Started, and recorded once: the create did not append its object a second time.
+    const lines = await readPending(path);
+    expect(lines.map((l) => l.address)).toEqual(['sched_job.next']);
+    expect(lines[0]).not.toHaveProperty('ahead');
     // A line whose create never started leaves nothing behind once the run settles.
-    await w.journalAhead('sched_job.never', obj('never'));
+    await w.journalAhead('sched_job.never', obj('never'))!.done;
+    expect((await readPending(path)).map((l) => l.address)).toEqual(['sched_job.next']);
     await w.settle();
     expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.never')).toBe(false);
     expect(await readPending(path)).toEqual([]);
+  });
+
+  it('journalAhead: a started mark of one line does not start another line of the same address', async () => {
+    const w1 = new StateWriter(path, await StateFile.load(path));
+    const first = w1.journalAhead('sched_job.a', obj('a'))!;
+    await w1.recordPending('sched_job.a', obj('a'), { ahead: first });
+    // A later run (its writer) journals the same address ahead and is killed before it starts.
+    const w2 = new StateWriter(path, await StateFile.load(path));
+    await w2.journalAhead('sched_job.a', obj('a2'))!.done;
+    const lines = await readPending(path);
+    expect(lines.map((l) => l.object.attributes.id)).toEqual(['a']);
   });
 
   it('keeps the state from before the run as .backup and does not overwrite it during the run', async () => {
