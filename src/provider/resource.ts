@@ -66,6 +66,11 @@ export interface ProgressEvent {
 export interface ApplyContext {
   signal?: AbortSignal;
   onProgress?: (e: ProgressEvent) => void;
+  /**
+   * Called once the change is done on the cluster, when what is left of the apply only reads back
+   * its result: the engine may start the next change meanwhile (its parallelism counts changes).
+   */
+  onChanged?: () => void;
 }
 
 export interface ResourceHandler<C extends Config = Config, S extends State = State> {

@@ -19,6 +19,7 @@ import { buildApplyGraph, changeOf, DESTROY_SUFFIX, type ApplyNode } from './gra
 import { applyDeferredDataRead, forgetDataOnDestroy, recordPlanTimeDataReads } from './steps/data-read';
 import { applyInstanceChange } from './steps/instance-change';
 import { applyMoves } from './steps/moved';
+import { journalAhead } from './steps/pending';
 import { applyOutputs } from './steps/outputs';
 import { configureProviders } from './steps/providers';
 import { applyStateOnly } from './steps/state-only';
@@ -80,7 +81,8 @@ function walkChanges(ctx: ApplyContext): Promise<WalkResult> {
   return walk(buildApplyGraph(opts.plan, ctx.config), {
     parallelism: opts.parallelism ?? 10,
     ...(opts.signal ? { signal: opts.signal } : {}),
-    visit: (node) => applyNode(ctx, node),
+    visit: (node, _id, release) => applyNode(ctx, node, release),
+    upcoming: (node) => journalAhead(ctx, node),
     onError: (node, err, id) => {
       const constructPath = node.kind === 'instance' ? node.ip.constructPath : node.dp.constructPath;
       const msg = err instanceof ConfigError ? err.message : errorMessage(err);
@@ -101,12 +103,13 @@ function walkChanges(ctx: ApplyContext): Promise<WalkResult> {
   });
 }
 
-async function applyNode(ctx: ApplyContext, node: ApplyNode): Promise<void> {
+/** `release`: the walk's, handed to the handler (see HandlerApplyContext.onChanged). */
+async function applyNode(ctx: ApplyContext, node: ApplyNode, release: () => void): Promise<void> {
   if (node.kind === 'data') return applyDeferredDataRead(ctx, node.dp);
   if (node.ip.stateOnly) return applyStateOnly(ctx, node.ip);
   const shown = node.part === 'whole' ? node.ip : { ...node.ip, change: changeOf(node.ip, node.part) };
   try {
-    await applyInstanceChange(ctx, node.ip, node.part);
+    await applyInstanceChange(ctx, node.ip, node.part, release);
     ctx.opts.onDone?.(shown, 'ok');
   } catch (err) {
     ctx.opts.onDone?.(shown, 'failed', err);

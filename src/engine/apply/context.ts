@@ -4,15 +4,16 @@
  */
 import {
   createStackScope,
+  stackPaths,
   expandResource,
   type InstanceKey,
   type ResourceConfig,
   type StackConfig,
 } from '../config';
 import type { EvalScope } from '../expressions/evaluate';
-import type { State } from '../../provider/resource';
+import type { PlannedChange, State } from '../../provider/resource';
 import { UNKNOWN } from '../../provider/values';
-import { providerConfigAddress, type InstanceObject, type StateFile } from '../state';
+import { providerConfigAddress, type AheadLine, type InstanceObject, type StateFile } from '../state';
 import { appliedMarks, dedupe, namePaths, referencePaths, sensitiveVariableTexts } from '../plan/sensitivity';
 import type { InstancePlan } from '../plan/types';
 import { recordedState } from '../terraform-form';
@@ -32,6 +33,8 @@ export interface ApplyContext {
   readonly secrets: string[];
   /** The hard interrupt, handed to each running handler as a child signal of its own (see SignalFanout). */
   readonly hardSignals: SignalFanout;
+  /** Creates journaled before they start (see steps/pending.ts), by address; null once started. */
+  readonly journaled: Map<string, { change: PlannedChange; obj: InstanceObject; line: AheadLine } | null>;
   /** An expression scope over the plan's variables and the values known now. */
   scope(): EvalScope;
 }
@@ -54,9 +57,12 @@ export function emptyResult(): ApplyResult {
 export function createApplyContext(opts: ApplyOptions): ApplyContext {
   const { plan, config } = opts;
   const book = new ValueBook();
+  // The same for every scope: worked out once, not per resource seeded or postcondition checked.
+  const path = stackPaths(config);
   const scope = (): EvalScope =>
     createStackScope({
       config,
+      ...(path ? { path } : {}),
       variables: plan.variables,
       applying: true,
       planTimestamp: plan.createdAt,
@@ -70,6 +76,7 @@ export function createApplyContext(opts: ApplyOptions): ApplyContext {
     halfReplaced: new Set(),
     secrets: sensitiveVariableTexts(config, plan.variables),
     hardSignals: new SignalFanout(opts.hardSignal),
+    journaled: new Map(),
     scope,
   };
   seedValues(ctx);

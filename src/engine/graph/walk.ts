@@ -13,7 +13,17 @@ export interface WalkOptions<N> {
   reverse?: boolean;
   /** Once aborted no new visit starts; running visits finish, the rest are skipped as 'aborted'. */
   signal?: AbortSignal;
-  visit(node: N, id: string): Promise<void> | void;
+  /**
+   * `release` hands the visit's slot to the next node before the visit ends (what is left of it,
+   * such as reading back what it changed, no longer counts against `parallelism`); dependants still
+   * wait for the visit to end.
+   */
+  visit(node: N, id: string, release: () => void): Promise<void> | void;
+  /**
+   * Told once of each node that is next in line (among the first `parallelism` of those ready and
+   * waiting for a slot), so a visit can prepare what does not depend on the visits running now.
+   */
+  upcoming?(node: N, id: string): void;
   /** Called when a visit throws or rejects. */
   onError?(node: N, error: unknown, id: string): void;
   /** Called for each node that will not be visited. */
@@ -56,7 +66,10 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
     if (n === 0) ready.push(id);
   }
   const done = new Set<string>();
+  const announced = new Set<string>();
+  /** Visits holding a slot, and visits not ended (released ones included). */
   let running = 0;
+  let open = 0;
 
   return new Promise<WalkResult>((resolve) => {
     const settle = (id: string, cause: string | undefined): void => {
@@ -84,7 +97,7 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
     };
 
     const finishIfIdle = (): void => {
-      if (running > 0) return;
+      if (open > 0) return;
       if (ready.length > 0 && !opts.signal?.aborted) return;
       for (const id of graph.ids()) {
         if (!done.has(id)) {
@@ -100,9 +113,17 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
       while (running < parallelism && ready.length > 0 && !opts.signal?.aborted) {
         const id = ready.shift()!;
         running++;
+        open++;
+        let holding = true;
+        const release = (): void => {
+          if (!holding) return;
+          holding = false;
+          running--;
+          pump();
+        };
         const node = graph.node(id);
         Promise.resolve()
-          .then(() => opts.visit(node, id))
+          .then(() => opts.visit(node, id, release))
           .then(
             () => {
               result.completed.push(id);
@@ -119,12 +140,31 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
             },
           )
           .then((failedId) => {
-            running--;
+            open--;
+            if (holding) {
+              holding = false;
+              running--;
+            }
             settle(id, failedId);
             pump();
           });
       }
+      announce();
       finishIfIdle();
+    };
+
+    const announce = (): void => {
+      if (!opts.upcoming || opts.signal?.aborted) return;
+      for (let i = 0; i < Math.min(parallelism, ready.length); i++) {
+        const id = ready[i]!;
+        if (announced.has(id)) continue;
+        announced.add(id);
+        try {
+          opts.upcoming(graph.node(id), id);
+        } catch {
+          // Preparing ahead is an optimization: the visit does the work itself if it must.
+        }
+      }
     };
 
     pump();

@@ -6,6 +6,7 @@
  * guarantee is unchanged: an append resolves only once a datasync that followed the write of its line
  * has completed.
  */
+import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pendingPathFor, removePending, type PendingLine } from './pending';
 
@@ -16,6 +17,8 @@ interface Waiter {
 
 export class PendingJournal {
   private handle: Promise<FileHandle> | undefined;
+  /** The open descriptor, once `handle` has resolved (for markStarted's synchronous append). */
+  private fd: number | undefined;
   /** Lines not yet written, and who waits for them to be on disk. */
   private lines: string[] = [];
   private waiters: Waiter[] = [];
@@ -25,11 +28,23 @@ export class PendingJournal {
   constructor(private readonly statePath: string) {}
 
   /** Resolves once the line is on disk. */
-  append(line: PendingLine): Promise<void> {
+  append(line: PendingLine | string): Promise<void> {
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.lines.push(`${JSON.stringify(line)}\n`);
+    this.lines.push(typeof line === 'string' ? line : `${JSON.stringify(line)}\n`);
     this.draining ??= this.drain();
     return done;
+  }
+
+  /**
+   * Records that the create of a line journaled ahead (its `ahead` token) starts now. Written at once
+   * and not synced: a kill of this process leaves it in the file (only the OS losing its page cache
+   * loses it, and then the create is forgotten rather than an object wrongly adopted). The line it
+   * marks is on disk already: the create waited for it.
+   */
+  markStarted(token: string): Promise<void> | void {
+    const text = `${JSON.stringify({ started: token })}\n`;
+    if (this.fd === undefined) return this.append(text);
+    writeSync(this.fd, text);
   }
 
   /** Waits for appends in flight, then closes the descriptor (a later append opens it again). */
@@ -37,6 +52,7 @@ export class PendingJournal {
     while (this.draining) await this.draining;
     const handle = this.handle;
     this.handle = undefined;
+    this.fd = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();
   }
 
@@ -68,6 +84,7 @@ export class PendingJournal {
       // O_APPEND: every write lands at the end, whatever else appends to the file.
       this.handle ??= open(pendingPathFor(this.statePath), 'a', 0o600);
       const fh = await this.handle;
+      this.fd = fh.fd;
       await writeAll(fh, Buffer.from(text));
       await fh.datasync();
       for (const w of waiters) w.resolve();
@@ -75,6 +92,7 @@ export class PendingJournal {
       // The next batch starts on a fresh descriptor: this one may be what failed.
       const failed = this.handle;
       this.handle = undefined;
+      this.fd = undefined;
       await failed?.then((fh) => fh.close()).catch(() => undefined);
       for (const w of waiters) w.reject(e);
     }

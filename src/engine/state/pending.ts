@@ -7,6 +7,11 @@
  * serializing every resource: with 1,000 jobs, a state write per create start nearly doubled the
  * deploy. The journal only matters after a run that did not finish: a run that ends writes every
  * pending record it still has into the state, then removes the journal.
+ *
+ * A create next in line for a slot is journaled ahead, while the running ones run, with a token
+ * (`ahead`); when it starts, a `started` line names that token. A line journaled ahead whose create
+ * never started is not a create in flight: reading the journal drops it, so that a job someone else
+ * registers under that ID later is never taken for ours.
  */
 import { readFile, unlink } from 'node:fs/promises';
 import { z } from 'zod';
@@ -23,10 +28,15 @@ const PendingLineSchema = z.object({
     schemaVersion: z.number().int().nonnegative(),
     attributes: z.record(z.string(), z.unknown()),
   }),
+  ahead: z.string().min(1).optional(),
 });
-export type PendingLine = { address: string; provider?: string; object: InstanceObject };
+const StartedLineSchema = z.object({ started: z.string().min(1) });
+export type PendingLine = { address: string; provider?: string; object: InstanceObject; ahead?: string };
 
-/** The journal's lines; a torn last line (killed mid-append) is skipped. */
+/**
+ * The journal's creates that may have started (each without its `ahead` token); a torn last line
+ * (killed mid-append) is skipped.
+ */
 export async function readPending(statePath: string): Promise<PendingLine[]> {
   let text: string;
   try {
@@ -35,17 +45,23 @@ export async function readPending(statePath: string): Promise<PendingLine[]> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  const out: PendingLine[] = [];
+  const lines: PendingLine[] = [];
+  const started = new Set<string>();
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     try {
-      const parsed = PendingLineSchema.safeParse(JSON.parse(raw));
-      if (parsed.success) out.push(parsed.data as PendingLine);
+      const json: unknown = JSON.parse(raw);
+      const line = PendingLineSchema.safeParse(json);
+      if (line.success) lines.push(line.data as PendingLine);
+      const mark = StartedLineSchema.safeParse(json);
+      if (mark.success) started.add(mark.data.started);
     } catch {
       // torn line
     }
   }
-  return out;
+  return lines
+    .filter((l) => l.ahead === undefined || started.has(l.ahead))
+    .map(({ ahead: _ahead, ...line }) => line);
 }
 
 export async function removePending(statePath: string): Promise<void> {

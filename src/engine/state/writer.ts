@@ -9,13 +9,15 @@
  *
  * An apply records finished resources with `updateSoon`: the change is in memory at once and on disk
  * within a pause of about nine times the last write's duration, so writing a large state stays near a
- * tenth of the run instead of growing with every resource (each write encodes the whole file). What a
+ * tenth of the run instead of growing with every resource (each write encodes the whole file); a write
+ * someone waits for (update, settle) ends that pause at once. What a
  * kill in that pause loses is recovered: creates are in the pending journal, and the next refresh sees
  * what updates and deletes did.
  */
 import { removeStaleTemps, writeFileAtomic } from './atomic';
 import { PendingJournal } from './pending-journal';
 import type { InstanceAddress } from './address';
+import type { PendingLine } from './pending';
 import type { StateStore } from './backends/types';
 import type { InstanceObject, StateFile } from './state-file';
 
@@ -32,6 +34,12 @@ export interface StateWriterOptions {
    * The store keeps its own backup and journal.
    */
   store?: StateStore;
+}
+
+/** A create's line journaled ahead: its token, and when it is on disk. */
+export interface AheadLine {
+  token: string;
+  done: Promise<void>;
 }
 
 interface Deferred {
@@ -66,6 +74,13 @@ export class StateWriter {
   private failure: { error: unknown } | undefined;
   /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
   private ownJournal: PendingJournal | undefined;
+  /** Tokens of lines journaled ahead: unique to this writer within the journal file. */
+  private readonly runId = Date.now().toString(36);
+  private aheadCount = 0;
+  /** Whether the queued write waits for the pause (until someone waits for the write itself). */
+  private queuedPaced = false;
+  /** Set while a paced write waits out its pause. */
+  private endPause: (() => void) | undefined;
 
   /** `state` must be what is on disk at `path` now (as loaded), so an unchanged state is not rewritten. */
   constructor(
@@ -122,20 +137,47 @@ export class StateWriter {
   /**
    * Records that a create of `address` is about to start: in memory (later writes carry it) and in
    * the pending journal at once, without writing the whole state. Resolves once the line is on disk.
+   * `ahead`: the line journalAhead wrote for it, which this marks as started.
    */
-  async recordPending(address: string, obj: InstanceObject, opts: { provider?: string } = {}): Promise<void> {
+  async recordPending(
+    address: string,
+    obj: InstanceObject,
+    opts: { provider?: string; ahead?: AheadLine } = {},
+  ): Promise<void> {
     this.throwIfFailed();
-    this.state.set(address, { ...obj, createPending: true }, opts);
-    const line = {
-      address,
-      ...(opts.provider !== undefined ? { provider: opts.provider } : {}),
-      object: obj,
-    };
-    const store = this.opts.store;
-    if (!store) await this.journal().append(line);
-    else if (store.appendPending) await store.appendPending(line);
+    const { ahead, ...setOpts } = opts;
+    this.state.set(address, { ...obj, createPending: true }, setOpts);
+    if (ahead) {
+      await ahead.done;
+      return this.opts.store
+        ? this.opts.store.markPendingStarted?.(ahead.token)
+        : this.journal().markStarted(ahead.token);
+    }
     // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
-    else await this.persist();
+    return this.appendPending({ address, ...setOpts, object: obj }) ?? this.persist();
+  }
+
+  /**
+   * Journals a create next in line, before it starts, leaving the state in memory as it is: its
+   * recordPending, handed the result, then need not wait for the disk, only mark the line as started.
+   * A line never marked is dropped when the journal is read (see ../pending.ts). undefined: the store
+   * keeps no journal with marks, so the record must wait for recordPending.
+   */
+  journalAhead(
+    address: string,
+    obj: InstanceObject,
+    opts: { provider?: string } = {},
+  ): AheadLine | undefined {
+    if (this.failure || (this.opts.store && !this.opts.store.markPendingStarted)) return undefined;
+    const token = `${process.pid.toString(36)}.${this.runId}.${++this.aheadCount}`;
+    const done = this.appendPending({ address, ...opts, object: obj, ahead: token });
+    return done && { token, done };
+  }
+
+  private appendPending(line: PendingLine): Promise<void> | undefined {
+    const store = this.opts.store;
+    if (!store) return this.journal().append(line);
+    return store.appendPending?.(line);
   }
 
   /**
@@ -160,17 +202,21 @@ export class StateWriter {
    * after the last write (changes made meanwhile join this write).
    */
   persist(paced = false): Promise<void> {
-    if (this.queued) return this.queued.promise;
+    if (this.queued) {
+      // Someone waits for this write (the end of a run, a record without a journal): no pause.
+      if (!paced) {
+        this.queuedPaced = false;
+        this.endPause?.();
+      }
+      return this.queued.promise;
+    }
     const d = deferred();
     this.queued = d;
+    this.queuedPaced = paced;
     const previous = this.inFlight;
     this.inFlight = (async () => {
       await previous.catch(() => undefined);
-      if (paced) {
-        const wait =
-          this.lastWriteEnd + Math.min(MAX_PAUSE_MS, PAUSE_FACTOR * this.lastWriteMs) - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      }
+      if (this.queuedPaced) await this.pause();
       this.queued = null;
       try {
         await this.writeNow();
@@ -180,6 +226,21 @@ export class StateWriter {
       }
     })();
     return d.promise;
+  }
+
+  /** The pause of a paced write after the last write; endPause cuts it short. */
+  private pause(): Promise<void> {
+    const wait =
+      this.lastWriteEnd + Math.min(MAX_PAUSE_MS, PAUSE_FACTOR * this.lastWriteMs) - performance.now();
+    if (wait <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.endPause?.(), wait);
+      this.endPause = () => {
+        this.endPause = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   /** Waits for every requested write. */

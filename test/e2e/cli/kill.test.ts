@@ -25,9 +25,12 @@ afterAll(async () => p.close());
 const N = 6;
 const ids = Array.from({ length: N }, (_, i) => `slow-${i}`);
 
-/** Jobs whose create completed (in the state file) and whose create started (in the pending journal). */
-async function recordedJobs(): Promise<{ done: string[]; pending: string[] }> {
-  const out = { done: [] as string[], pending: [] as string[] };
+/**
+ * Jobs whose create completed (in the state file), whose create started (in the pending journal), and
+ * whose create was journaled ahead and never started.
+ */
+async function recordedJobs(): Promise<{ done: string[]; pending: string[]; ahead: string[] }> {
+  const out = { done: [] as string[], pending: [] as string[], ahead: [] as string[] };
   if (!existsSync(p.statePath())) return out;
   let s;
   try {
@@ -40,7 +43,27 @@ async function recordedJobs(): Promise<{ done: string[]; pending: string[] }> {
     const name = l.address.slice('sched_job.'.length);
     if (!out.done.includes(name)) out.pending.push(name);
   }
+  for (const name of journaledAhead()) if (!out.done.includes(name)) out.ahead.push(name);
   return out;
+}
+
+/** Creates journaled ahead of their slot and never marked as started (the journal's raw lines). */
+function journaledAhead(): string[] {
+  const file = `${p.statePath()}.pending`;
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((raw) => {
+      try {
+        return [JSON.parse(raw) as { address?: string; ahead?: string; started?: string }];
+      } catch {
+        return []; // a torn last line, or the empty one after the last newline
+      }
+    });
+  const started = new Set(lines.map((l) => l.started));
+  return lines
+    .filter((l) => l.ahead !== undefined && !started.has(l.ahead))
+    .map((l) => l.address!.slice('sched_job.'.length));
 }
 
 async function onCluster(id: string): Promise<boolean> {
@@ -62,12 +85,13 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   const run = spawnCli(p, ['deploy', '--no-synth', '--auto-approve', '--parallelism', '2']);
   // Kill once two creates completed and another one is registered but still waiting for its
   // allocations: the worst moment, an object the state has not recorded as complete.
+  // Creates next in line for a slot are journaled before they start: wait for one of those too.
   let inFlight = '';
   await until(async () => {
-    const { done, pending } = await recordedJobs();
+    const { done, pending, ahead } = await recordedJobs();
     if (done.length < 2) return false;
     for (const id of pending) if (await onCluster(id)) inFlight = id;
-    return inFlight !== '';
+    return inFlight !== '' && ahead.length > 0;
   }, 30_000);
   run.child.kill('SIGKILL');
   expect(await run.exited).toBeNull();
@@ -87,10 +111,18 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
     before.set(id, value.JobModifyIndex ?? -1);
   }
 
+  // Creates journaled ahead that never started (they waited for a slot): not on the cluster.
+  const neverStarted = (await recordedJobs()).ahead;
+  expect(neverStarted.length).toBeGreaterThan(0);
+  for (const id of neverStarted) expect(await onCluster(id)).toBe(false);
+
   // The create in flight is known from the journal: loaded with it, the state has it as pending.
   expect(existsSync(`${p.statePath()}.pending`)).toBe(true);
   const { state: withPending } = await loadStateWithPending(p.statePath());
   expect(withPending.get(`sched_job.${inFlight}`)?.createPending).toBe(true);
+  // Those that never started are not creates in flight: a job someone else registers under one of
+  // those IDs before the next run must not be taken for ours.
+  for (const id of neverStarted) expect(withPending.has(`sched_job.${id}`)).toBe(false);
   // The lock of the killed process is left behind; its holder is gone, so the next run takes it.
   expect(existsSync(lockPathFor(p.statePath()))).toBe(true);
   const again = await p.cli(['deploy', '--no-synth', '--auto-approve']);
@@ -99,6 +131,11 @@ test('kill -9 during an apply, then a re-apply completes without losing or repea
   expect(again.stdout).toContain(`the last apply stopped while creating sched_job.${inFlight};`);
   expect(again.stderr).not.toMatch(new RegExp(`sched_job\\.${inFlight}: Creating`));
   expect(again.code).toBe(0);
+  // A create journaled ahead that never started is created as planned.
+  for (const id of neverStarted) {
+    expect(again.stdout).not.toContain(`the last apply stopped while creating sched_job.${id};`);
+    expect(again.stderr).toMatch(new RegExp(`sched_job\\.${id}: Creating`));
+  }
 
   const s = p.readState();
   expect(stateAddresses(s)).toEqual(ids.map((id) => `sched_job.${id}`).sort());

@@ -11,14 +11,19 @@ import type {
   State,
 } from '../../../provider/resource';
 import { ResourceApplyError } from '../../../provider/common/errors';
-import { isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { ApplyContext } from '../context';
-import { blockOf, objectOf, persist, persistObjectSoon, persistSoon, providerOf } from '../context';
+import { blockOf, objectOf, persist, persistObjectSoon, persistSoon } from '../context';
 import { changeOf, type Part } from '../graph';
+import { recordCreate } from './pending';
 import { needsReplan, replan } from './replan';
 
-export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, part: Part): Promise<void> {
+export async function applyInstanceChange(
+  ctx: ApplyContext,
+  ip: InstancePlan,
+  part: Part,
+  release?: () => void,
+): Promise<void> {
   const { opts } = ctx;
   const handler = opts.providers.resource(ip.provider, ip.type);
   let change: PlannedChange = changeOf(ip, part);
@@ -28,14 +33,9 @@ export async function applyInstanceChange(ctx: ApplyContext, ip: InstancePlan, p
     ({ change, recordAs } = await replan(ctx, ip, part, block, handler, change));
   }
   // A kill during the create would otherwise lose the object: record that it may exist first.
-  if (change.action === 'create' && change.planned)
-    await opts.writer.recordPending(
-      ip.address,
-      objectOf(ctx, { ...ip, change }, knownOnly(change.planned) as State),
-      providerOf(ip),
-    );
+  if (change.action === 'create' && change.planned) await recordCreate(ctx, ip, change);
   opts.onStart?.(part === 'whole' ? ip : { ...ip, change });
-  const next = await runHandler(ctx, ip, handler, change);
+  const next = await runHandler(ctx, ip, handler, change, release);
   const applied: InstancePlan = { ...ip, change, ...(recordAs ? { recordAs } : {}) };
   const obj = next && objectOf(ctx, applied, next);
   persistObjectSoon(ctx, applied, obj);
@@ -61,6 +61,7 @@ async function runHandler(
   ip: InstancePlan,
   handler: ResourceHandler,
   change: PlannedChange,
+  release: (() => void) | undefined,
 ): Promise<State | null> {
   const hard = ctx.opts.hardSignal ? ctx.hardSignals.child() : undefined;
   const hctx: HandlerApplyContext = {
@@ -74,7 +75,8 @@ async function runHandler(
       await handler.apply({ ...change, action: 'delete', planned: null }, hctx);
       return next;
     }
-    return await handler.apply(change, hctx);
+    // Only a change made by one call can give its slot up early (a create before destroy has two).
+    return await handler.apply(change, release ? { ...hctx, onChanged: release } : hctx);
   } catch (err) {
     // What a failure leaves is not what was planned (a failed destroy half leaves the old object):
     // it is recorded as it is, not in the planned form.
@@ -107,13 +109,4 @@ function countOutcome(ctx: ApplyContext, ip: InstancePlan, part: Part, change: P
               ? result.destroyed
               : undefined;
   bucket?.push(ip.address);
-}
-
-/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
-function knownOnly(v: unknown): unknown {
-  if (isUnknown(v)) return null;
-  if (Array.isArray(v)) return v.map(knownOnly);
-  if (v !== null && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
-  return v;
 }

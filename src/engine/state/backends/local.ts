@@ -93,6 +93,7 @@ function localStore(file: string, lock: StateLock | undefined): StateStore {
       guard.wrote(meta);
     },
     appendPending: (line) => journal.append(line),
+    markPendingStarted: (token) => journal.markStarted(token),
     readPending: () => readPending(file),
     removePending: () => journal.remove(),
     close: async () => {

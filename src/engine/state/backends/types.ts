@@ -36,6 +36,8 @@ export interface StateStore {
    * out: the writer then stores the whole state with the pending create in it.
    */
   appendPending?(line: PendingLine): Promise<void>;
+  /** Marks a line journaled ahead (its `ahead` token) as started; without it, nothing is journaled ahead. */
+  markPendingStarted?(token: string): Promise<void> | void;
   readPending?(): Promise<PendingLine[]>;
   removePending?(): Promise<void>;
   /** Releases the lock and any connection; safe to call twice. */

@@ -242,6 +242,8 @@ async function registerAndWait(
         throw e;
       }
     }
+    // The rollout is over: reading back what it left needs no slot of the apply's parallelism.
+    apply?.onChanged?.();
     const remote = await fetchAttributes(ctx, ref, followed ? { deployment: followed } : {});
     if (!remote) throw new ResourceApplyError(`job ${ref.id} disappeared while it was applied`, null);
     return { ...argumentsOf(planned), ...computedAttributes(remote) };

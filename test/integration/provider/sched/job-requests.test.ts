@@ -26,6 +26,28 @@ describe('sched_job: requests per operation', () => {
       .sort();
   }
 
+  it('says the change is done once the rollout succeeded, before reading the job back', async () => {
+    const job = mockJob('handed-on', { count: 1, update: steady() });
+    const change = await h.job.plan({ prior: null, config: jobConfig(job) });
+    const before = h.f.agent.requests.length;
+    let atChanged: { requests: string[] } | undefined;
+    const state = await h.job.apply(change, {
+      onChanged: () => {
+        // Synchronous: what the agent served until now is what the handler asked for before.
+        atChanged = { requests: h.f.agent.requests.slice(before).map((r) => `${r.method} ${r.path}`) };
+      },
+    });
+    expect(atChanged).toBeDefined();
+    // The rollout was followed to its end, and nothing of the job was read back yet.
+    expect(atChanged!.requests).toContain('POST /v1/jobs');
+    expect(atChanged!.requests.some((r) => r.startsWith('GET /v1/deployment/'))).toBe(true);
+    expect(atChanged!.requests.filter((r) => r.startsWith('GET /v1/job/handed-on'))).toEqual([]);
+    // The read back follows: the state carries what it found.
+    expect(state).toMatchObject({ deployment_status: 'successful', status: 'running' });
+    const after = h.f.agent.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+    expect(after.filter((r) => r.startsWith('GET /v1/job/handed-on')).length).toBeGreaterThan(0);
+  });
+
   it('refreshes and plans an unchanged job with one request: the job itself', async () => {
     const job = mockJob('same', { count: 1, update: steady() });
     const { state } = await converge(h.job, null, jobConfig(job));

@@ -134,4 +134,72 @@ describe('walk', () => {
       ok: true,
     });
   });
+  it('tells of each node next in line for a slot once, before its visit, and only of ready ones', async () => {
+    const spec: Record<string, string[]> = { zz: ['n0'] };
+    for (let i = 0; i < 6; i++) spec[`n${i}`] = [];
+    const told: string[] = [];
+    const visited: string[] = [];
+    const result = await walk(graphOf(spec), {
+      parallelism: 2,
+      visit: async (id) => {
+        visited.push(id);
+        await tick(2);
+      },
+      upcoming: (id) => {
+        // Never something already visited, nor a node whose dependency has not completed.
+        expect(visited).not.toContain(id);
+        if (id === 'zz') expect(visited).toContain('n0');
+        told.push(id);
+      },
+    });
+    expect(result.ok).toBe(true);
+    // n0 and n1 started at once; the rest waited for a slot, each told once.
+    expect([...told].sort()).toEqual(['n2', 'n3', 'n4', 'n5', 'zz']);
+    expect(new Set(told).size).toBe(told.length);
+    // At most `parallelism` were told ahead of the visits: n2 and n3 first, not the whole queue.
+    expect(told.slice(0, 2).sort()).toEqual(['n2', 'n3']);
+  });
+
+  it('tells of nothing more once aborted', async () => {
+    const spec: Record<string, string[]> = {};
+    for (let i = 0; i < 6; i++) spec[`n${i}`] = [];
+    const ac = new AbortController();
+    const told: string[] = [];
+    await walk(graphOf(spec), {
+      parallelism: 1,
+      signal: ac.signal,
+      visit: async () => {
+        ac.abort();
+        await tick(1);
+      },
+      upcoming: (id) => told.push(id),
+    });
+    // n1 was next in line when n0 started; after the abort no other node is announced.
+    expect(told).toEqual(['n1']);
+  });
+  it('a visit that releases its slot lets the next start; its dependants and the end still wait for it', async () => {
+    const g = graphOf({ a: [], b: [], after: ['a'] });
+    const events: string[] = [];
+    let endA!: () => void;
+    const aEnds = new Promise<void>((r) => (endA = r));
+    const walking = walk(g, {
+      parallelism: 1,
+      visit: async (id, _id, release) => {
+        events.push(`start ${id}`);
+        if (id === 'a') {
+          release();
+          release(); // a second call changes nothing
+          await aEnds;
+        }
+        events.push(`end ${id}`);
+      },
+    });
+    await tick(5);
+    // b took a's slot while a still runs; `after` waits for a itself.
+    expect(events).toEqual(['start a', 'start b', 'end b']);
+    endA();
+    const result = await walking;
+    expect(events).toEqual(['start a', 'start b', 'end b', 'end a', 'start after', 'end after']);
+    expect(result.ok).toBe(true);
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { StateFile } from '../../../../src/engine/state/state-file';
 import { StateWriter } from '../../../../src/engine/state/writer';
 import { writeFileAtomic } from '../../../../src/engine/state/atomic';
+import { readPending } from '../../../../src/engine/state/pending';
 
 const obj = (id: string) => ({ schemaVersion: 0, attributes: { id } });
 
@@ -72,6 +73,54 @@ describe('StateWriter', () => {
     await w.flush();
     await expect(w.recordPending('sched_job.b', obj('b'))).rejects.toThrow(/ENOENT/);
     await expect(w.settle()).rejects.toThrow(/ENOENT/);
+  });
+
+  it('settle does not wait out the pause of a paced write', async () => {
+    const w = new StateWriter(path, await StateFile.load(path));
+    await w.setInstance('sched_job.first', obj('first')); // gives the pause a measured write
+    // The pause's timer never fires here: only a settle that ends the pause can resolve.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'performance'] });
+    try {
+      w.updateSoon((s) => s.set('sched_job.last', obj('last')));
+      await w.settle();
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.last')).toBe(true);
+  });
+
+  it('journalAhead: the line is on disk before the create starts, and counts only once it started', async () => {
+    const w = new StateWriter(path, await StateFile.load(path));
+    const ahead = w.journalAhead('sched_job.next', obj('next'));
+    expect(ahead).toBeDefined();
+    await ahead!.done;
+    expect((await readFile(`${path}.pending`, 'utf8')).split('\n')[0]).toContain('"sched_job.next"');
+    // Not started yet: a run killed now left no create in flight.
+    expect(await readPending(path)).toEqual([]);
+    expect(w.state.has('sched_job.next')).toBe(false);
+    await w.recordPending('sched_job.next', obj('next'), { ahead: ahead! });
+    expect(w.state.isCreatePending('sched_job.next')).toBe(true);
+    // Started, and recorded once: the create did not append its object a second time.
+    const lines = await readPending(path);
+    expect(lines.map((l) => l.address)).toEqual(['sched_job.next']);
+    expect(lines[0]).not.toHaveProperty('ahead');
+    // A line whose create never started leaves nothing behind once the run settles.
+    await w.journalAhead('sched_job.never', obj('never'))!.done;
+    expect((await readPending(path)).map((l) => l.address)).toEqual(['sched_job.next']);
+    await w.settle();
+    expect(StateFile.parse(await readFile(path, 'utf8')).has('sched_job.never')).toBe(false);
+    expect(await readPending(path)).toEqual([]);
+  });
+
+  it('journalAhead: a started mark of one line does not start another line of the same address', async () => {
+    const w1 = new StateWriter(path, await StateFile.load(path));
+    const first = w1.journalAhead('sched_job.a', obj('a'))!;
+    await w1.recordPending('sched_job.a', obj('a'), { ahead: first });
+    // A later run (its writer) journals the same address ahead and is killed before it starts.
+    const w2 = new StateWriter(path, await StateFile.load(path));
+    await w2.journalAhead('sched_job.a', obj('a2'))!.done;
+    const lines = await readPending(path);
+    expect(lines.map((l) => l.object.attributes.id)).toEqual(['a']);
   });
 
   it('keeps the state from before the run as .backup and does not overwrite it during the run', async () => {

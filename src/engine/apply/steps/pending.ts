@@ -1,0 +1,63 @@
+/**
+ * The pending record of a create (see state/pending.ts): the object it may leave is on disk before
+ * it starts. A create next in line for a slot is journaled while the running ones still run, so
+ * when a slot frees, its registration need not wait for the disk.
+ */
+import type { PlannedChange, State } from '../../../provider/resource';
+import { isUnknown } from '../../../provider/values';
+import type { InstancePlan } from '../../plan/types';
+import type { InstanceObject } from '../../state';
+import { objectOf, providerOf, type ApplyContext } from '../context';
+import { blockOf } from '../context';
+import type { ApplyNode } from '../graph';
+import { needsReplan } from './replan';
+
+/** Records that `change` (a create of `ip`) may leave an object; resolves once that is on disk. */
+export function recordCreate(ctx: ApplyContext, ip: InstancePlan, change: PlannedChange): Promise<void> {
+  const ahead = ctx.journaled.get(ip.address);
+  // Marks the create as started: a journalAhead still queued for it then does nothing.
+  ctx.journaled.set(ip.address, null);
+  // Only the plan's own change was journaled ahead; one planned again records what it now is.
+  if (ahead && ahead.change === change)
+    return ctx.opts.writer.recordPending(ip.address, ahead.obj, { ...providerOf(ip), ahead: ahead.line });
+  return ctx.opts.writer.recordPending(ip.address, pendingObject(ctx, ip, change), providerOf(ip));
+}
+
+/**
+ * For the walk's `upcoming`: journals a create that will run as planned (nothing to plan again). In
+ * the next turn of the event loop, so that the creates starting now have their own lines written
+ * first instead of waiting for these objects to be built.
+ */
+export function journalAhead(ctx: ApplyContext, node: ApplyNode): void {
+  setImmediate(() => journalNow(ctx, node));
+}
+
+function journalNow(ctx: ApplyContext, node: ApplyNode): void {
+  if (node.kind !== 'instance' || node.part !== 'whole') return;
+  const { ip } = node;
+  // Started already, or never will (the walk stops starting nodes once aborted). Otherwise the walk
+  // cannot have ended: a node waits for a slot only while visits run, and those end after this turn.
+  if (ctx.journaled.has(ip.address) || ctx.opts.signal?.aborted) return;
+  const change = ip.change;
+  if (change.action !== 'create' || !change.planned) return;
+  if (blockOf(ctx.config, ip.resourceAddress, 'managed') && needsReplan(ip, node.part, change)) return;
+  const obj = pendingObject(ctx, ip, change);
+  const line = ctx.opts.writer.journalAhead(ip.address, obj, providerOf(ip));
+  if (!line) return;
+  // Awaited by the create when it starts; a create that never starts leaves a line never marked.
+  line.done.catch(() => undefined);
+  ctx.journaled.set(ip.address, { change, obj, line });
+}
+
+function pendingObject(ctx: ApplyContext, ip: InstancePlan, change: PlannedChange): InstanceObject {
+  return objectOf(ctx, { ...ip, change }, knownOnly(change.planned) as State);
+}
+
+/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
+function knownOnly(v: unknown): unknown {
+  if (isUnknown(v)) return null;
+  if (Array.isArray(v)) return v.map(knownOnly);
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
+  return v;
+}
