@@ -118,7 +118,7 @@ describe('attribute diffs', () => {
       l
         .replace('+ ', '- ')
         .replace('(known after apply)', '[object Object]')
-        .replace(/^        \)$/, '        ) -> null'),
+        .replace(/^ {8}\)$/, '        ) -> null'),
     );
     expect(lines('delete')).toBe(destroyed.join('\n'));
   });
