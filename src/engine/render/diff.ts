@@ -187,25 +187,37 @@ function writeJsonWhole(
     out.push({ depth, sym: ' ', text: ']' + suffix });
     return;
   } else if (isObj(v)) {
-    const keys = Object.keys(v).sort();
-    if (keys.length === 0) {
-      out.push({ depth, sym, text: prefix + '{}' + suffix });
-      return;
-    }
-    out.push({ depth, sym, text: prefix + '{' });
-    const texts = new Array<string>(keys.length);
-    let width = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const text = (texts[i] = keyText(keys[i]!, false));
-      if (text.length > width) width = text.length;
-    }
-    for (let i = 0; i < keys.length; i++) {
-      writeJsonWhole(out, pad(texts[i]!, width) + ' = ', '', v[keys[i]!], sym, depth + 1, after);
-    }
-    out.push({ depth, sym: ' ', text: '}' + suffix });
-    return;
+    return writeJsonObject(out, prefix, suffix, v, sym, depth, after);
   }
   out.push({ depth, sym, text: prefix + formatPrimitive(v) + suffix });
+}
+
+/** writeJsonWhole of an object: its keys sorted, the names padded to the longest. */
+function writeJsonObject(
+  out: DiffLine[],
+  prefix: string,
+  suffix: string,
+  v: Obj,
+  sym: Sym,
+  depth: number,
+  after: boolean,
+): void {
+  const keys = Object.keys(v).sort();
+  if (keys.length === 0) {
+    out.push({ depth, sym, text: prefix + '{}' + suffix });
+    return;
+  }
+  out.push({ depth, sym, text: prefix + '{' });
+  const texts = new Array<string>(keys.length);
+  let width = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const text = (texts[i] = keyText(keys[i]!, false));
+    if (text.length > width) width = text.length;
+  }
+  for (let i = 0; i < keys.length; i++) {
+    writeJsonWhole(out, pad(texts[i]!, width) + ' = ', '', v[keys[i]!], sym, depth + 1, after);
+  }
+  out.push({ depth, sym: ' ', text: '}' + suffix });
 }
 
 class DiffWriter {
