@@ -15,9 +15,10 @@ const { writeStubs } = require('./code-cache-stubs');
 const root = path.resolve(__dirname, '..');
 
 // `dev` runs the agent for as long as it is wanted; everything else is a short client of it.
-const SHORT = '{ liftoffOnly: true }';
-const CLI = "{ liftoffOnly: process.argv[2] !== 'dev', variant: process.argv[2] }";
-const BENCH_CLI = '{ liftoffOnly: true, variant: process.argv[2] }';
+const SHORT = '{ liftoffOnly: true, lateTierUp: true }';
+const CLI =
+  "{ liftoffOnly: process.argv[2] !== 'dev', lateTierUp: process.argv[2] !== 'dev', variant: process.argv[2] }";
+const BENCH_CLI = '{ liftoffOnly: true, lateTierUp: true, variant: process.argv[2] }';
 const BINS = [
   { entry: 'src/cli/main.ts', out: 'src/cli/main', options: CLI },
   { entry: 'src/plugin/main-sched.ts', out: 'src/plugin/main-sched', options: SHORT },

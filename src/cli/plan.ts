@@ -83,6 +83,8 @@ export function planCommand(io: CliIO): Command {
                 refresh: o.refresh,
                 ...planLimits(o, io),
                 ...(ahead ? { onInstance: ahead.note } : {}),
+                // The scheduler's JobDiff is shown by the plan JSON alone, and a saved plan may be shown as JSON.
+                ...(o.format !== 'json' && !o.out ? { serviceDiff: false } : {}),
               });
               pending.record(
                 ownStateLocation(s.loaded, s.workspace),

@@ -56,6 +56,15 @@ export interface CodeCacheOptions {
    */
   liftoffOnly?: boolean;
   /**
+   * Set by a bin, as liftoffOnly is. Optimize a JavaScript function with TurboFan only after it has run
+   * four times V8's default budget of bytecode: a short command calls most of its functions a few
+   * hundred times, too few to repay the optimising compiles (on the compiler's thread and the main one)
+   * that the default budget starts for them (`plan` of 200 new jobs: about a fifth of its CPU; of 1,000:
+   * as much). A function that stays hot is still optimized, a little later. The budget is read as the
+   * code runs, not when it is compiled, so the code cache is the same with it and without.
+   */
+  lateTierUp?: boolean;
+  /**
    * The command this run serves (the bin's first argument). A cache holds what its first run compiled,
    * so each command keeps its own: a plan run against the cache of a `--version` compiled most of the
    * engine again at every start (about a tenth of a 5-job plan's CPU), and `--version` against a plan's
@@ -72,6 +81,10 @@ function variantSuffix(variant: string | undefined): string {
 
 /** Whether this process compiles WebAssembly with Liftoff only: its bin said so (a flag is for good). */
 let liftoffOnly = false;
+
+/** V8's default --interrupt-budget (Node 20), times four: see CodeCacheOptions.lateTierUp. */
+const LATE_INTERRUPT_BUDGET = 4 * 67_584;
+let lateTierUp = false;
 
 /**
  * The cache file of one bundle build on this Node (V8 rejects data from another version anyway). V8
@@ -166,6 +179,10 @@ export function runWithCodeCache(
   if (opts.liftoffOnly && !liftoffOnly) {
     v8.setFlagsFromString('--liftoff-only');
     liftoffOnly = true;
+  }
+  if (opts.lateTierUp && !lateTierUp) {
+    v8.setFlagsFromString(`--interrupt-budget=${LATE_INTERRUPT_BUDGET}`);
+    lateTierUp = true;
   }
   const dir = codeCacheDir();
   const cacheFile =

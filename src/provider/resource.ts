@@ -87,11 +87,16 @@ export interface ResourceHandler<C extends Config = Config, S extends State = St
    * replace_triggered_by), of the object in `replacing.prior`; `destroyFirst` when its destroy runs
    * before the create (false with create_before_destroy). A handler whose new object takes the old
    * one's identity needs to know; the others ignore it.
+   *
+   * `serviceDiff: false`: the caller shows no structural diff of the service's own (the job plan's
+   * JobDiff in `annotations`), so the handler need not ask the service for one; the annotation is then
+   * null. Absent or true: it is asked for.
    */
   plan(req: {
     prior: S | null;
     config: C | null;
     replacing?: { prior: S; destroyFirst: boolean };
+    serviceDiff?: boolean;
   }): Promise<PlannedChange>;
   apply(change: PlannedChange, ctx?: ApplyContext): Promise<S | null>;
   read(state: S): Promise<S | null>;

@@ -152,3 +152,10 @@ export function ctxOf(r: ResourceConfig, key?: InstanceKey): { address: string; 
     ...(r.construct.path !== undefined ? { constructPath: r.construct.path } : {}),
   };
 }
+
+const NO_SERVICE_DIFF = { serviceDiff: false } as const;
+
+/** What a handler's plan request says of service diffs: nothing (the default) unless they are not wanted. */
+export function serviceDiffOf(ctx: PlanContext): { serviceDiff?: false } {
+  return ctx.opts.serviceDiff === false ? NO_SERVICE_DIFF : {};
+}

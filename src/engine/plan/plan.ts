@@ -52,6 +52,11 @@ export interface PlanOptions {
    * stack is still planned: a renderer may start on it during the waits on the cluster.
    */
   onInstance?: (ip: InstancePlan) => void;
+  /**
+   * false: nothing will show the services' own structural diffs (the job plan's JobDiff, which only
+   * the plan JSON carries), so the handlers need not ask for them. Default true.
+   */
+  serviceDiff?: boolean;
 }
 
 export async function planStack(opts: PlanOptions): Promise<StackPlan> {

@@ -54,12 +54,20 @@ function absent(v: unknown): boolean {
   return v === null || v === undefined;
 }
 
+const LEADING_SPACE = /^\s/;
+
+/** What `\s` matches below 0x80: tab, line feed, vertical tab, form feed, carriage return, space. */
+function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
 /** A string holding a JSON object or array, parsed; undefined for anything else. */
 export function parseJsonStructure(s: unknown): unknown {
   if (typeof s !== 'string') return undefined;
-  // Most strings are not JSON: rule them out by their first character before trimming a copy.
+  // Most strings are not JSON: rule them out by their first character before trimming a copy (an
+  // ASCII character that is no brace, bracket or space needs no regex).
   const c = s.charCodeAt(0);
-  if (c !== 0x7b && c !== 0x5b && !/^\s/.test(s)) return undefined;
+  if (c !== 0x7b && c !== 0x5b && (c < 0x80 ? !isAsciiSpace(c) : !LEADING_SPACE.test(s))) return undefined;
   const t = s.trim();
   if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
   try {
@@ -135,6 +143,83 @@ function lcs<T>(a: T[], b: T[], eq: (x: T, y: T) => boolean): ('eq' | 'del' | 'a
   return ops;
 }
 
+/**
+ * What DiffWriter.whole writes for a value inside a jsonencode(), where no attribute path applies (no
+ * sensitive, unknown or replace paths to look up): the same lines, without a label, an options object
+ * or a path per value. A created jobspec is most of the lines of a plan of new jobs, and it is written
+ * while the code is still cold (interpreted), where each call and object per line counts.
+ */
+function writeJsonWhole(
+  out: DiffLine[],
+  prefix: string,
+  suffix: string,
+  v: unknown,
+  sym: Sym,
+  depth: number,
+  after: boolean,
+): void {
+  if (after && isUnknown(v)) {
+    out.push({ depth, sym, text: prefix + KNOWN_AFTER_APPLY + suffix });
+    return;
+  }
+  if (typeof v === 'string') {
+    const json = parseJsonStructure(v);
+    if (json !== undefined) {
+      out.push({ depth, sym, text: prefix + 'jsonencode(' });
+      writeJsonWhole(out, '', '', json, sym, depth + 1, after);
+      out.push({ depth, sym: ' ', text: ')' + suffix });
+      return;
+    }
+    if (v.includes('\n')) {
+      out.push({ depth, sym, text: prefix + '<<-EOT' });
+      for (const line of v.replace(/\n$/, '').split('\n'))
+        out.push({ depth: depth + 1, sym: ' ', text: line });
+      out.push({ depth, sym: ' ', text: 'EOT' + suffix });
+      return;
+    }
+  } else if (Array.isArray(v)) {
+    if (v.length === 0) {
+      out.push({ depth, sym, text: prefix + '[]' + suffix });
+      return;
+    }
+    out.push({ depth, sym, text: prefix + '[' });
+    for (let i = 0; i < v.length; i++) writeJsonWhole(out, '', ',', v[i], sym, depth + 1, after);
+    out.push({ depth, sym: ' ', text: ']' + suffix });
+    return;
+  } else if (isObj(v)) {
+    return writeJsonObject(out, prefix, suffix, v, sym, depth, after);
+  }
+  out.push({ depth, sym, text: prefix + formatPrimitive(v) + suffix });
+}
+
+/** writeJsonWhole of an object: its keys sorted, the names padded to the longest. */
+function writeJsonObject(
+  out: DiffLine[],
+  prefix: string,
+  suffix: string,
+  v: Obj,
+  sym: Sym,
+  depth: number,
+  after: boolean,
+): void {
+  const keys = Object.keys(v).sort();
+  if (keys.length === 0) {
+    out.push({ depth, sym, text: prefix + '{}' + suffix });
+    return;
+  }
+  out.push({ depth, sym, text: prefix + '{' });
+  const texts = new Array<string>(keys.length);
+  let width = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const text = (texts[i] = keyText(keys[i]!, false));
+    if (text.length > width) width = text.length;
+  }
+  for (let i = 0; i < keys.length; i++) {
+    writeJsonWhole(out, pad(texts[i]!, width) + ' = ', '', v[keys[i]!], sym, depth + 1, after);
+  }
+  out.push({ depth, sym: ' ', text: '}' + suffix });
+}
+
 class DiffWriter {
   /** No path lists at all (inside a jsonencode, or a plain resource): nothing to look up per value. */
   private readonly plain: boolean;
@@ -198,7 +283,7 @@ class DiffWriter {
     if (json !== undefined) {
       this.emit(depth, head, `${prefix}jsonencode(`, forces);
       // Inside a JSON string no attribute path applies: the string as a whole was checked above.
-      new DiffWriter(this.out, NO_PATHS).whole({}, json, sym, [], depth + 1, side);
+      writeJsonWhole(this.out, '', '', json, sym, depth + 1, side === 'after');
       return this.emit(depth, ' ', `)${tail}${suffix}`);
     }
     if (typeof v === 'string' && v.includes('\n')) {

@@ -107,6 +107,7 @@ export class SchedJobHandler implements ResourceHandler {
     prior: State | null;
     config: Config | null;
     replacing?: { prior: State; destroyFirst: boolean };
+    serviceDiff?: boolean;
   }): Promise<PlannedChange> {
     return planJob(
       this.ctx,
@@ -114,7 +115,7 @@ export class SchedJobHandler implements ResourceHandler {
       req.config,
       req.config ? this.validate(req.config) : [],
       req.prior ? this.takeRefreshed(req.prior) : undefined,
-      req.replacing,
+      req,
     );
   }
 

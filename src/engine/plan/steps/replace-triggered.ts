@@ -2,7 +2,7 @@
 import type { ResourceConfig } from '../../config';
 import { findReferences } from '../../expressions/references';
 import type { PlannedChange, State } from '../../../provider/resource';
-import type { PlanContext } from '../context';
+import { serviceDiffOf, type PlanContext } from '../context';
 import type { ResourceStep } from './resource-step';
 
 /** The change replace_triggered_by turns the planned one into (or the planned one when it does not fire). */
@@ -20,6 +20,7 @@ export async function replaceIfTriggered(
     prior: null,
     config: cfg,
     replacing: { prior, destroyFirst: !r.lifecycle.createBeforeDestroy },
+    ...serviceDiffOf(step.ctx),
   });
   return { change: { ...fresh, action: 'replace', prior, replacePaths: [] }, byTrigger: true };
 }

@@ -13,7 +13,7 @@ import {
 import { noteResourceCheck } from '../checks';
 import type { EvalScope } from '../../expressions/evaluate';
 import { containsUnknown, UNKNOWN } from '../../../provider/values';
-import { ctxOf } from '../context';
+import { ctxOf, serviceDiffOf } from '../context';
 import { applyIgnoreChanges } from '../ignore-changes';
 import { fromHandlerDiagnostics } from './diagnostics';
 import { importedPrior } from './import';
@@ -43,7 +43,7 @@ export async function planResourceInstance(
       throw new ConfigError(fromHandlerDiagnostics(diags, r, inst.key));
     for (const d of diags) ctx.diagnostics.push({ ...d, ...ctxOf(r, inst.key) });
     cfg = applyIgnoreChanges(r, cfg, prior);
-    const planned = await handler.plan({ prior, config: cfg });
+    const planned = await handler.plan({ prior, config: cfg, ...serviceDiffOf(ctx) });
     const triggered = await replaceIfTriggered(step, prior, cfg, planned);
     const { byTrigger } = triggered;
     let { change } = triggered;

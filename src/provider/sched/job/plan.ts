@@ -115,6 +115,8 @@ interface PlanInput {
   diagnostics: Diagnostic[];
   /** See ResourceHandler.plan. */
   replacing?: { prior: State; destroyFirst: boolean };
+  /** See ResourceHandler.plan: false when no one reads the scheduler's JobDiff. */
+  serviceDiff: boolean;
 }
 
 /** Diagnostics for an error from the cluster, without ever quoting a secret. */
@@ -149,7 +151,7 @@ async function planRegistration(
   let resp: JobPlanPassedDiffResponse;
   try {
     ({ value: resp } = await ctx.client.jobs.planPassingDiff(job, {
-      diff: true,
+      diff: input.serviceDiff,
       namespace: job.Namespace ?? undefined,
       policyOverride: settings.policyOverride,
     }));
@@ -319,7 +321,7 @@ export async function planJob(
   config: Config | null,
   validation: Diagnostic[],
   refreshed?: Refreshed,
-  replacing?: { prior: State; destroyFirst: boolean },
+  req: { replacing?: { prior: State; destroyFirst: boolean }; serviceDiff?: boolean } = {},
 ): Promise<PlannedChange> {
   if (config === null) {
     return prior
@@ -332,7 +334,8 @@ export async function planJob(
     config,
     settings: jobSettings(config),
     diagnostics: validation,
-    ...(replacing ? { replacing } : {}),
+    ...(req.replacing ? { replacing: req.replacing } : {}),
+    serviceDiff: req.serviceDiff !== false,
   };
   if (hasErrors(validation)) return failed(input, []);
   const text = config['jobspec'];

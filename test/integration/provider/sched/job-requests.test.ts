@@ -176,4 +176,20 @@ describe('sched_job: requests per operation', () => {
     expect(requests.filter((r) => r === 'GET /v1/job/unseen')).toHaveLength(1);
     expect(requests.filter((r) => r === 'POST /v1/jobs')).toHaveLength(1);
   });
+
+  it('asks the scheduler for its JobDiff only when the caller shows it (serviceDiff)', async () => {
+    const config = jobConfig(mockJob('diffless', { count: 1, update: steady() }));
+    const shown = await h.job.plan({ prior: null, config });
+    expect(shown.annotations?.scheduler?.jobDiff).toMatchObject({ Type: 'Added', ID: 'diffless' });
+    const unseen = await h.job.plan({ prior: null, config, serviceDiff: false });
+    expect(unseen.action).toBe('create');
+    expect(unseen.annotations?.scheduler?.jobDiff).toBeNull();
+    // Everything else the plan learnt from the scheduler is the same.
+    expect({ ...unseen.annotations?.scheduler, jobDiff: 'x' }).toEqual({
+      ...shown.annotations?.scheduler,
+      jobDiff: 'x',
+    });
+    expect(unseen.planned).toEqual(shown.planned);
+    expect(unseen.private).toEqual(shown.private);
+  });
 });

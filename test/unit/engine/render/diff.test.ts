@@ -59,6 +59,70 @@ describe('attribute diffs', () => {
     expect(out).not.toContain('{"ID"');
   });
 
+  it('writes a created or destroyed JSON value whole: nested JSON, heredocs, empty and quoted keys', () => {
+    const spec = JSON.stringify({
+      ID: 'web',
+      Meta: { 'team.name': 'ops', inner: '{"b": [1, null]}', ' spaced': '  [true]' },
+      Empty: { list: [], map: {} },
+      Script: 'echo a\necho b\n',
+      Unknown: { __unknown__: true },
+      List: [1, 'two', false, null, [], {}],
+    });
+    const lines = (action: 'create' | 'delete') =>
+      render(change(action === 'create' ? { action, after: { spec } } : { action, before: { spec } }));
+    const created = [
+      '  + resource "sched_job" "web" {',
+      '      + spec = jsonencode(',
+      '          + {',
+      '              + Empty   = {',
+      '                  + list = []',
+      '                  + map  = {}',
+      '                }',
+      '              + ID      = "web"',
+      '              + List    = [',
+      '                  + 1,',
+      '                  + "two",',
+      '                  + false,',
+      '                  + null,',
+      '                  + [],',
+      '                  + {},',
+      '                ]',
+      '              + Meta    = {',
+      '                  + " spaced"   = jsonencode(',
+      '                      + [',
+      '                          + true,',
+      '                        ]',
+      '                    )',
+      '                  + inner       = jsonencode(',
+      '                      + {',
+      '                          + b = [',
+      '                              + 1,',
+      '                              + null,',
+      '                            ]',
+      '                        }',
+      '                    )',
+      '                  + "team.name" = "ops"',
+      '                }',
+      '              + Script  = <<-EOT',
+      '                    echo a',
+      '                    echo b',
+      '                EOT',
+      '              + Unknown = (known after apply)',
+      '            }',
+      '        )',
+      '    }',
+    ];
+    expect(lines('create')).toBe(created.join('\n'));
+    // The same lines with the other symbol; an unknown marker is a value like any other there.
+    const destroyed = created.map((l) =>
+      l
+        .replace('+ ', '- ')
+        .replace('(known after apply)', '[object Object]')
+        .replace(/^ {8}\)$/, '        ) -> null'),
+    );
+    expect(lines('delete')).toBe(destroyed.join('\n'));
+  });
+
   it('notes a JSON attribute that changed only in formatting', () => {
     const out = render(change({ before: { spec: '{"a": 1}' }, after: { spec: '{\n  "a": 1\n}' } }));
     expect(out).toContain('~ spec = jsonencode(');
