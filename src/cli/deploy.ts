@@ -58,7 +58,13 @@ async function planAndApply(io: CliIO, o: DeployOptions, mode: 'normal' | 'destr
         stack,
         mode === 'destroy' ? 'OperationTypeDestroy' : 'OperationTypeApply',
         async (s) => {
-          const plan = await planStack({ ...stackPlanInput(run, stack, s, o), mode, ...planLimits(o, io) });
+          // Shown as text only: the scheduler's JobDiff (the plan JSON's) is not asked for.
+          const plan = await planStack({
+            ...stackPlanInput(run, stack, s, o),
+            mode,
+            ...planLimits(o, io),
+            serviceDiff: false,
+          });
           printDiagnostics(io, plan);
           const print = (): void =>
             printPlan(io, plan, 'text', run.stacks.length > 1 ? { title: `Stack: ${stack.name}` } : {});

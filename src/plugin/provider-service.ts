@@ -271,9 +271,11 @@ export class ProviderService {
       const prior = asObj(readDynamic(req.prior_state, type));
       const config = asObj(readDynamic(req.config, type));
       if (!config) return { planned_state: dynamic(null, type), requires_replace: [], diagnostics: [] };
+      // Terraform has no place for the scheduler's JobDiff: it is not asked for.
       const change = await this.resourceHandler(req.type_name).plan({
         prior,
         config: handlerConfig(block, config),
+        serviceDiff: false,
       });
       const diagnostics = toProtoAll(change.diagnostics, type);
       if (hasErrors(diagnostics)) {
@@ -349,7 +351,7 @@ export class ProviderService {
     const stored = decodePlannedPrivate(req.planned_private);
     if (!stored) {
       const config = asObj(readDynamic(req.config, this.resourceSchema(handler.typeName).type)) ?? planned;
-      const again = await handler.plan({ prior, config: handlerConfig(block, config) });
+      const again = await handler.plan({ prior, config: handlerConfig(block, config), serviceDiff: false });
       const errors = again.diagnostics.filter((d) => d.severity === 'error');
       if (errors.length > 0) throw new DiagnosticsError(errors);
       return again;
