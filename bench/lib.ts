@@ -2,6 +2,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { useLateTierUp } from '../src/common/code-cache';
+
+// The dev agents the benchmarks start in their own process run as `cdktf-sched dev` does.
+useLateTierUp();
 
 export interface AgentProcess {
   child: ChildProcess;

@@ -87,6 +87,16 @@ const LATE_INTERRUPT_BUDGET = 4 * 67_584;
 let lateTierUp = false;
 
 /**
+ * Sets this process's V8 flag for CodeCacheOptions.lateTierUp (once). Exported for the benchmarks,
+ * whose in-process dev agent must run as `cdktf-sched dev` does.
+ */
+export function useLateTierUp(): void {
+  if (lateTierUp) return;
+  v8.setFlagsFromString(`--interrupt-budget=${LATE_INTERRUPT_BUDGET}`);
+  lateTierUp = true;
+}
+
+/**
  * The cache file of one bundle build on this Node (V8 rejects data from another version anyway). V8
  * also rejects data made under other flags, so a run with Liftoff only keeps a file of its own.
  */
@@ -180,10 +190,7 @@ export function runWithCodeCache(
     v8.setFlagsFromString('--liftoff-only');
     liftoffOnly = true;
   }
-  if (opts.lateTierUp && !lateTierUp) {
-    v8.setFlagsFromString(`--interrupt-budget=${LATE_INTERRUPT_BUDGET}`);
-    lateTierUp = true;
-  }
+  if (opts.lateTierUp) useLateTierUp();
   const dir = codeCacheDir();
   const cacheFile =
     dir === undefined
