@@ -379,7 +379,9 @@ if (require.main === module) {
     const arg = process.argv.find((a) => a.startsWith(`${flag}=`));
     return arg ? Number(arg.slice(flag.length + 1)) : undefined;
   };
-  runAlone('engine', () =>
-    benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') }),
+  runAlone(
+    'engine',
+    () => benchEngine({ quick: process.argv.includes('--quick'), jobs: num('--jobs'), big: num('--big') }),
+    ['--quick', '--jobs=N', '--big=N'],
   );
 }

@@ -110,8 +110,24 @@ export function printFigures(title: string, figures: Figure[]): void {
   }
 }
 
-/** For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run. */
-export function runAlone(title: string, run: () => Promise<Figure[]>): void {
+/**
+ * For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run. `flags` are the options it takes (`--quick`, `--jobs=N`, ...):
+ * `--help` lists them, and any other argument is refused before anything runs (a benchmark started by
+ * mistake holds a shared machine for minutes).
+ */
+export function runAlone(title: string, run: () => Promise<Figure[]>, flags: string[] = ['--quick']): void {
+  const usage = `usage: node ${process.argv[1] ?? 'bench'} ${flags.map((f) => `[${f}]`).join(' ')}`;
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const names = flags.map((f) => f.split(/[= ]/)[0]!);
+  const unknown = args.filter((a) => a.startsWith('-') && !names.includes(a.split('=')[0]!));
+  if (unknown.length > 0) {
+    process.stderr.write(`${title}: unknown option ${unknown.join(', ')}\n${usage}\n`);
+    process.exit(2);
+  }
   run()
     .then((f) => printFigures(title, f))
     .catch((e: unknown) => {

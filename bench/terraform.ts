@@ -306,7 +306,13 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
 
 if (require.main === module) {
   const arg = process.argv.find((a) => a.startsWith('--jobs='));
-  runAlone('engine vs terraform', () =>
-    benchTerraform({ quick: process.argv.includes('--quick'), jobs: arg ? Number(arg.slice(7)) : undefined }),
+  runAlone(
+    'engine vs terraform',
+    () =>
+      benchTerraform({
+        quick: process.argv.includes('--quick'),
+        jobs: arg ? Number(arg.slice(7)) : undefined,
+      }),
+    ['--quick', '--jobs=N'],
   );
 }

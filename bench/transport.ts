@@ -58,5 +58,5 @@ export async function benchTransport(opts: { calls: number }): Promise<Figure[]>
 if (require.main === module) {
   const at = process.argv.indexOf('--calls');
   const calls = at > 0 ? Number(process.argv[at + 1]) : 1200;
-  runAlone('transport', () => benchTransport({ calls }));
+  runAlone('transport', () => benchTransport({ calls }), ['--calls N']);
 }
