@@ -115,11 +115,15 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
         running++;
         open++;
         let holding = true;
-        const release = (): void => {
-          if (!holding) return;
+        /** Gives the slot back once; false when it was given back already. */
+        const free = (): boolean => {
+          if (!holding) return false;
           holding = false;
           running--;
-          pump();
+          return true;
+        };
+        const release = (): void => {
+          if (free()) pump();
         };
         const node = graph.node(id);
         Promise.resolve()
@@ -141,10 +145,7 @@ export async function walk<N>(graph: Graph<N>, opts: WalkOptions<N>): Promise<Wa
           )
           .then((failedId) => {
             open--;
-            if (holding) {
-              holding = false;
-              running--;
-            }
+            free();
             settle(id, failedId);
             pump();
           });

@@ -17,7 +17,6 @@
 import { removeStaleTemps, writeFileAtomic } from './atomic';
 import { PendingJournal } from './pending-journal';
 import type { InstanceAddress } from './address';
-import type { PendingLine } from './pending';
 import type { StateStore } from './backends/types';
 import type { InstanceObject, StateFile } from './state-file';
 
@@ -35,6 +34,8 @@ export interface StateWriterOptions {
    */
   store?: StateStore;
 }
+
+type PendingSink = Pick<StateStore, 'appendPending' | 'markPendingStarted' | 'removePending'>;
 
 /** A create's line journaled ahead: its token, and when it is on disk. */
 export interface AheadLine {
@@ -73,7 +74,7 @@ export class StateWriter {
   /** A failed paced write, reported by the next call that can throw. */
   private failure: { error: unknown } | undefined;
   /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
-  private ownJournal: PendingJournal | undefined;
+  private ownJournal: PendingSink | undefined;
   /** Tokens of lines journaled ahead: unique to this writer within the journal file. */
   private readonly runId = Date.now().toString(36);
   private aheadCount = 0;
@@ -149,12 +150,10 @@ export class StateWriter {
     this.state.set(address, { ...obj, createPending: true }, setOpts);
     if (ahead) {
       await ahead.done;
-      return this.opts.store
-        ? this.opts.store.markPendingStarted?.(ahead.token)
-        : this.journal().markStarted(ahead.token);
+      return this.pending().markPendingStarted?.(ahead.token);
     }
     // No cheap journal there (a database row, an HTTP endpoint): the state itself carries the record.
-    return this.appendPending({ address, ...setOpts, object: obj }) ?? this.persist();
+    return this.pending().appendPending?.({ address, ...setOpts, object: obj }) ?? this.persist();
   }
 
   /**
@@ -168,16 +167,23 @@ export class StateWriter {
     obj: InstanceObject,
     opts: { provider?: string } = {},
   ): AheadLine | undefined {
-    if (this.failure || (this.opts.store && !this.opts.store.markPendingStarted)) return undefined;
+    const journal = this.pending();
+    if (this.failure || !journal.appendPending || !journal.markPendingStarted) return undefined;
     const token = `${process.pid.toString(36)}.${this.runId}.${++this.aheadCount}`;
-    const done = this.appendPending({ address, ...opts, object: obj, ahead: token });
-    return done && { token, done };
+    const done = journal.appendPending({ address, ...opts, object: obj, ahead: token });
+    return { token, done };
   }
 
-  private appendPending(line: PendingLine): Promise<void> | undefined {
-    const store = this.opts.store;
-    if (!store) return this.journal().append(line);
-    return store.appendPending?.(line);
+  /** Where pending creates are journaled: the store's journal, or without a store the file's own. */
+  private pending(): PendingSink {
+    if (this.opts.store) return this.opts.store;
+    if (this.ownJournal) return this.ownJournal;
+    const journal = new PendingJournal(this.path);
+    return (this.ownJournal = {
+      appendPending: (line) => journal.append(line),
+      markPendingStarted: (token) => journal.markStarted(token),
+      removePending: () => journal.remove(),
+    });
   }
 
   /**
@@ -189,12 +195,7 @@ export class StateWriter {
     await this.flush();
     this.throwIfFailed();
     if (this.state.fingerprint() !== this.persisted) return;
-    if (!this.opts.store) await this.journal().remove();
-    else await this.opts.store.removePending?.();
-  }
-
-  private journal(): PendingJournal {
-    return (this.ownJournal ??= new PendingJournal(this.path));
+    await this.pending().removePending?.();
   }
 
   /**

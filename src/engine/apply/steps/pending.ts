@@ -7,8 +7,7 @@ import type { PlannedChange, State } from '../../../provider/resource';
 import { isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { InstanceObject } from '../../state';
-import { objectOf, providerOf, type ApplyContext } from '../context';
-import { blockOf } from '../context';
+import { blockOf, objectOf, providerOf, type ApplyContext } from '../context';
 import type { ApplyNode } from '../graph';
 import { needsReplan } from './replan';
 
