@@ -111,9 +111,10 @@ export function printFigures(title: string, figures: Figure[]): void {
 }
 
 /**
- * For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run. `flags` are the options it takes (`--quick`, `--jobs=N`, ...):
- * `--help` lists them, and any other argument is refused before anything runs (a benchmark started by
- * mistake holds a shared machine for minutes).
+ * For `node dist/bench/<name>.js`: one benchmark alone, its figures printed, exit 1 if it cannot run.
+ * `flags` are the options it takes (`--quick`, `--jobs=N`, ...): `--help` lists them, and any other
+ * option is refused before anything runs (a benchmark started by mistake holds a shared machine for
+ * minutes).
  */
 export function runAlone(title: string, run: () => Promise<Figure[]>, flags: string[] = ['--quick']): void {
   const usage = `usage: node ${process.argv[1] ?? 'bench'} ${flags.map((f) => `[${f}]`).join(' ')}`;
