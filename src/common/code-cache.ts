@@ -138,8 +138,9 @@ const NEWLINE = 0x0a;
 
 function parseCache(bytes: Buffer): CacheFile {
   const header = Buffer.byteLength(CACHE_HEADER);
+  if (bytes.toString('latin1', 0, header) !== CACHE_HEADER) return { builtins: [], data: bytes };
   const end = bytes.indexOf(NEWLINE, header);
-  if (end < 0 || bytes.toString('latin1', 0, header) !== CACHE_HEADER) return { builtins: [], data: bytes };
+  if (end < 0) return { builtins: [], data: bytes };
   const names = bytes.toString('latin1', header, end);
   return { builtins: names === '' ? [] : names.split(','), data: bytes.subarray(end + 1) };
 }
