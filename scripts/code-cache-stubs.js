@@ -1,7 +1,7 @@
 // After esbuild has written each bundle as `<name>.code.js` (scripts/build-bundles.js), writes the file
 // that runs it, `<name>.bundle.js`: a stub that runs the bundle through V8's code cache
-// (src/common/code-cache.ts). The stub carries a hash of the bundle so that a rebuilt bundle never meets
-// the cache of an older one.
+// (src/common/code-cache.ts). The stub carries a hash of the bundle and of the loader so that a rebuilt
+// bundle never meets the cache of an older one, nor a loader a cache file of another's making.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +14,12 @@ const loader = path.join(dist, 'src', 'common', 'code-cache.js');
 function writeStubs(bundles) {
   for (const { out, options } of bundles) {
     const code = path.join(dist, `${out}.code.js`);
-    const hash = crypto.createHash('sha256').update(fs.readFileSync(code)).digest('hex').slice(0, 16);
+    const hash = crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(code))
+      .update(fs.readFileSync(loader))
+      .digest('hex')
+      .slice(0, 16);
     const toLoader = path.relative(path.dirname(code), loader).split(path.sep).join('/');
     const stub = [
       '#!/usr/bin/env node',

@@ -143,6 +143,34 @@ maybe('the bins run their bundle through a V8 code cache', () => {
     expect(readdirSync(dir)).toEqual([file]);
   });
 
+  test('a run with a cache requires the built-ins its first run asked for before any V8 flag changes', async () => {
+    const dir = path.join(tmp, 'cache');
+    // The built-ins loaded when the bin first changes a V8 flag (Node's own code cache no longer fits after).
+    const probe = path.join(tmp, 'probe.js');
+    writeFileSync(
+      probe,
+      [
+        "const v8 = require('node:v8');",
+        'const set = v8.setFlagsFromString;',
+        'let seen;',
+        'v8.setFlagsFromString = (f) => { seen ??= process.moduleLoadList.slice(); return set(f); };',
+        "process.on('exit', () => process.stderr.write(JSON.stringify(seen)));",
+      ].join('\n'),
+    );
+    const beforeFlags = async (): Promise<string[]> => {
+      const { stdout, stderr } = await run(process.execPath, ['--require', probe, BIN, '--version'], {
+        env: { ...process.env, CDKTF_SCHED_CODE_CACHE: dir },
+      });
+      expect(stdout).toBe('0.1.0\n');
+      return JSON.parse(stderr) as string[];
+    };
+    expect(await beforeFlags()).not.toContain('NativeModule crypto');
+    const [file] = cacheFiles(dir);
+    const named = readFileSync(path.join(dir, file!)).toString('latin1').split('\n')[1]!.split(',');
+    expect(named).toEqual(expect.arrayContaining(['node:crypto', 'node:http', 'node:tty']));
+    expect(await beforeFlags()).toEqual(expect.arrayContaining(['NativeModule crypto', 'NativeModule http']));
+  });
+
   test('each command keeps a cache of its own; an argument that is no command name shares one', async () => {
     const dir = path.join(tmp, 'cache');
     const env = { ...process.env, CDKTF_SCHED_CODE_CACHE: dir };
