@@ -48,8 +48,8 @@ class PlacerUse {
   cpu: number;
   memoryMB: number;
   diskMB: number;
-  /** This placer's changes to the owner counts of `held`. */
-  private readonly changed = new Map<string, number>();
+  /** This placer's changes to the owner counts of `held` (made on the first: most nodes get none). */
+  private changed: Map<string, number> | undefined;
 
   constructor(private readonly held: NodeUse | undefined) {
     this.cpu = held?.cpu ?? 0;
@@ -59,13 +59,13 @@ class PlacerUse {
 
   /** Live allocations of `owner` on the node. */
   count(owner: string): number {
-    return (this.held?.owners.get(owner) ?? 0) + (this.changed.get(owner) ?? 0);
+    return (this.held?.owners.get(owner) ?? 0) + (this.changed?.get(owner) ?? 0);
   }
 
   /** Live allocations on the node of owners starting with `prefix` (a job's groups). */
   countUnder(prefix: string): number {
     let n = this.held ? ownedUnder(this.held, prefix) : 0;
-    for (const [owner, change] of this.changed) if (owner.startsWith(prefix)) n += change;
+    for (const [owner, change] of this.changed ?? []) if (owner.startsWith(prefix)) n += change;
     return n;
   }
 
@@ -73,7 +73,7 @@ class PlacerUse {
     this.cpu += amount.cpu;
     this.memoryMB += amount.memoryMB;
     this.diskMB += amount.diskMB;
-    this.changed.set(owner, (this.changed.get(owner) ?? 0) + 1);
+    this.change(owner, 1);
   }
 
   /** Undoes a take of `amount` by `owner` (the owner's count only if it has one there). */
@@ -81,7 +81,12 @@ class PlacerUse {
     this.cpu -= amount.cpu;
     this.memoryMB -= amount.memoryMB;
     this.diskMB -= amount.diskMB;
-    if (this.count(owner) > 0) this.changed.set(owner, (this.changed.get(owner) ?? 0) - 1);
+    if (this.count(owner) > 0) this.change(owner, -1);
+  }
+
+  private change(owner: string, by: number): void {
+    this.changed ??= new Map();
+    this.changed.set(owner, (this.changed.get(owner) ?? 0) + by);
   }
 }
 
