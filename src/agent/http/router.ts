@@ -57,6 +57,13 @@ export interface Match {
 
 export class Router {
   private readonly routes: Route[] = [];
+  /**
+   * The routes a path of n segments can match, in registration order, made on first use: a request
+   * is checked against those instead of every route. Counts beyond the longest route share one
+   * list (only `*rest` routes take them), so what is kept stays bounded whatever paths arrive.
+   */
+  private readonly bySegments = new Map<number, Route[]>();
+  private longest = 0;
 
   add(methods: string | string[], pattern: string, handler: Handler, meta: RouteMeta = {}): this {
     const parts = pattern.split('/').filter(Boolean);
@@ -65,6 +72,8 @@ export class Router {
     for (const method of Array.isArray(methods) ? methods : [methods]) {
       this.routes.push({ method, parts, handler, meta, score, rest });
     }
+    this.longest = Math.max(this.longest, parts.length);
+    this.bySegments.clear();
     return this;
   }
 
@@ -82,9 +91,8 @@ export class Router {
     const segments = path.split('/').filter(Boolean);
     const allowed: string[] = [];
     let best: { route: Route; params: Record<string, string>; score: number } | undefined;
-    for (const route of this.routes) {
-      // Every request is checked against every route: the cheap tests come before any decoding.
-      if (route.rest < 0 ? route.parts.length !== segments.length : segments.length <= route.rest) continue;
+    for (const route of this.withSegments(segments.length)) {
+      // The cheap tests come before any decoding.
       if (!literalsMatch(route.parts, segments)) continue;
       if (route.method !== method) {
         allowed.push(route.method);
@@ -97,6 +105,16 @@ export class Router {
     return best
       ? { match: { handler: best.route.handler, params: best.params, meta: best.route.meta }, allowed }
       : { allowed };
+  }
+
+  private withSegments(n: number): Route[] {
+    const key = Math.min(n, this.longest + 1);
+    let list = this.bySegments.get(key);
+    if (!list) {
+      list = this.routes.filter((r) => (r.rest < 0 ? r.parts.length === n : n > r.rest));
+      this.bySegments.set(key, list);
+    }
+    return list;
   }
 }
 

@@ -70,6 +70,14 @@ export interface ServerTls {
   clientCa?: string;
 }
 
+interface EncodedBody {
+  payload: Buffer | string;
+  contentType: string;
+  gzipped: boolean;
+  /** Bytes on the wire. */
+  length: number;
+}
+
 const GZIP_MIN_BYTES = 1024;
 /** The fastest level: the agent's clients are mostly on the same host, where CPU costs more than bytes. */
 const GZIP_OPTIONS = { level: 1 };
@@ -78,6 +86,11 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 32 * 1024 * 1024;
   const tokenHeader = `${opts.headerPrefix}Token`.toLowerCase();
   const dialect = opts.dialect;
+  // The service's own header names as the served dialect spells them.
+  const wireName = (name: string): string => (dialect ? dialect.outboundHeader(name) : name);
+  const indexHeader = wireName(`${opts.headerPrefix}Index`);
+  const lastContactHeader = wireName(`${opts.headerPrefix}LastContact`);
+  const knownLeaderHeader = wireName(`${opts.headerPrefix}KnownLeader`);
   const encode = (message: unknown): string =>
     JSON.stringify(dialect ? dialect.outbound(message, 'GET') : message);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -183,7 +196,8 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
         throw new HttpError(404, `Invalid URL path: ${url.pathname}`);
       }
       ctx.params = match.params;
-      if (method === 'GET' || method === 'HEAD') checkReadOptions(url.searchParams);
+      // A read without a query has no options to check (and needs no URLSearchParams made).
+      if ((method === 'GET' || method === 'HEAD') && url.search !== '') checkReadOptions(url.searchParams);
       if (opts.authorize) await opts.authorize(ctx, match.meta);
       const reply = await match.handler(ctx);
       if ('stream' in reply && typeof (reply as StreamReply).stream === 'function') {
@@ -235,31 +249,64 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
+    // Most replies carry only the service's own headers, whose names are known: a flat list of them
+    // spares building and walking an object per answer. Either is made before the body is encoded.
+    if (reply.headers === undefined) {
+      const headers = indexHeaders(reply);
+      const body = encodeBody(req, url, reply);
+      headers.push('content-type', body.contentType);
+      if (body.gzipped) headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding');
+      headers.push('content-length', String(body.length));
+      res.writeHead(reply.status ?? 200, headers);
+      res.end(body.payload);
+      return;
+    }
     const headers = serviceHeaders(reply);
+    const body = encodeBody(req, url, reply);
+    headers['content-type'] = body.contentType;
+    if (body.gzipped) {
+      headers['content-encoding'] = 'gzip';
+      headers['vary'] = 'Accept-Encoding';
+    }
+    headers['content-length'] = String(body.length);
+    res.writeHead(reply.status ?? 200, headers);
+    res.end(body.payload);
+  }
+
+  /** serviceHeaders of a reply without headers of its own, as a flat list of names and values. */
+  function indexHeaders(reply: Reply): string[] {
+    if (reply.index !== undefined) {
+      const index = String(Math.max(1, reply.index));
+      return [indexHeader, index, lastContactHeader, '0', knownLeaderHeader, 'true'];
+    }
+    const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
+    return written === undefined ? [] : [indexHeader, String(Math.max(1, written))];
+  }
+
+  /** The answer's bytes or text, gzipped when it is worth it and the client takes it. */
+  function encodeBody(req: IncomingMessage, url: URL, reply: Reply): EncodedBody {
     // JSON stays a string: Node sends a string answer in one write with its headers, where a Buffer
     // costs a copy and a second piece in the write.
     let payload: Buffer | string;
+    let contentType: string;
     if (reply.rawBody !== undefined) {
       payload = Buffer.isBuffer(reply.rawBody) ? reply.rawBody : Buffer.from(reply.rawBody);
-      headers['content-type'] = reply.contentType ?? 'application/octet-stream';
+      contentType = reply.contentType ?? 'application/octet-stream';
     } else {
       const pretty =
         url.search !== '' && url.searchParams.has('pretty') && url.searchParams.get('pretty') !== 'false';
       const body = dialect ? dialect.outbound(reply.body ?? null, req.method ?? 'GET') : (reply.body ?? null);
       payload = pretty ? JSON.stringify(body, null, 4) + '\n' : JSON.stringify(body);
-      headers['content-type'] = 'application/json';
+      contentType = 'application/json';
     }
     let length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     const accepts = String(req.headers['accept-encoding'] ?? '');
-    if (length >= GZIP_MIN_BYTES && /\bgzip\b/.test(accepts)) {
+    const gzipped = length >= GZIP_MIN_BYTES && /\bgzip\b/.test(accepts);
+    if (gzipped) {
       payload = gzipSync(payload, GZIP_OPTIONS);
       length = payload.length;
-      headers['content-encoding'] = 'gzip';
-      headers['vary'] = 'Accept-Encoding';
     }
-    headers['content-length'] = String(length);
-    res.writeHead(reply.status ?? 200, headers);
-    res.end(payload);
+    return { payload, contentType, gzipped, length };
   }
 
   return server;

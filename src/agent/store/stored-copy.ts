@@ -16,9 +16,36 @@ export interface StoredCopy {
 const stored = new WeakSet<object>();
 
 export function storedCopy(table: string, key: string, value: object): StoredCopy {
+  return checkedCopy(table, key, () => jsonForm(value, '', new Set()));
+}
+
+/**
+ * storedCopy of `{ ...value, CreateIndex, ModifyIndex }` (a put's record), made without that spread
+ * copy of the whole record when the spread would only copy its own fields: a plain object with no
+ * toJSON, whose fields are then copied once, the two indexes set in place (or after the others,
+ * where the spread puts them when the value has none).
+ */
+export function storedCopyWithIndexes(
+  table: string,
+  key: string,
+  value: object,
+  createIndex: number,
+  modifyIndex: number,
+): StoredCopy {
+  const proto: unknown = Object.getPrototypeOf(value);
+  const plain =
+    (proto === Object.prototype || proto === null) &&
+    !Array.isArray(value) &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'undefined';
+  if (!plain) return storedCopy(table, key, { ...value, CreateIndex: createIndex, ModifyIndex: modifyIndex });
+  const indexes: Indexes = { CreateIndex: createIndex, ModifyIndex: modifyIndex };
+  return checkedCopy(table, key, () => objectForm(value, new Set([value]), indexes));
+}
+
+function checkedCopy(table: string, key: string, make: () => unknown): StoredCopy {
   let copy: unknown;
   try {
-    copy = jsonForm(value, '', new Set());
+    copy = make();
   } catch (err) {
     throw new TypeError(
       `store: value for ${table}/${key} is not JSON-serializable: ${(err as Error).message}`,
@@ -73,19 +100,54 @@ function jsonForm(v: unknown, key: string, ancestors: Set<object>): unknown {
       }
       return markStored(out);
     }
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(o)) {
-      const item = jsonForm((o as Record<string, unknown>)[k], k, ancestors);
-      if (item === undefined) continue;
-      // JSON.parse makes "__proto__" an own property; plain assignment would set the prototype.
-      if (k === '__proto__')
-        Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
-      else out[k] = item;
-    }
-    return markStored(out);
+    return objectForm(o, ancestors);
   } finally {
     ancestors.delete(o);
   }
+}
+
+/** The index fields a put sets on its record. */
+interface Indexes {
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+/**
+ * jsonForm of a plain object's own fields (`o` is already among the ancestors). With `indexes`, the
+ * two fields take those values instead, and one `o` lacks follows the others, as in a spread
+ * `{ ...o, CreateIndex, ModifyIndex }`.
+ */
+function objectForm(o: object, ancestors: Set<object>, indexes?: Indexes): object {
+  const out: Record<string, unknown> = {};
+  const fields = o as Record<string, unknown>;
+  let create = false;
+  let modify = false;
+  for (const k of Object.keys(o)) {
+    let v = fields[k];
+    if (indexes !== undefined) {
+      if (k === 'CreateIndex') {
+        v = indexes.CreateIndex;
+        create = true;
+      } else if (k === 'ModifyIndex') {
+        v = indexes.ModifyIndex;
+        modify = true;
+      }
+    }
+    setField(out, k, jsonForm(v, k, ancestors));
+  }
+  if (indexes !== undefined) {
+    if (!create) setField(out, 'CreateIndex', jsonForm(indexes.CreateIndex, 'CreateIndex', ancestors));
+    if (!modify) setField(out, 'ModifyIndex', jsonForm(indexes.ModifyIndex, 'ModifyIndex', ancestors));
+  }
+  return markStored(out);
+}
+
+function setField(out: Record<string, unknown>, k: string, item: unknown): void {
+  if (item === undefined) return;
+  // JSON.parse makes "__proto__" an own property; plain assignment would set the prototype.
+  if (k === '__proto__')
+    Object.defineProperty(out, k, { value: item, enumerable: true, writable: true, configurable: true });
+  else out[k] = item;
 }
 
 function markStored<T extends object>(o: T): T {

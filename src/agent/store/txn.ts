@@ -1,4 +1,4 @@
-import { storedCopy, type StoredCopy } from './stored-copy';
+import { storedCopy, storedCopyWithIndexes, type StoredCopy } from './stored-copy';
 import type { Table } from './table';
 import type { Indexed } from './types';
 
@@ -79,7 +79,7 @@ export class TxnImpl implements Txn {
       throw new TypeError(`store: put(${table}/${key}) needs a plain object, not an array`);
     const prev = this.lookup(table, key) as Indexed | undefined;
     const createIndex = typeof prev?.CreateIndex === 'number' ? prev.CreateIndex : this.index;
-    const copy = storedCopy(table, key, { ...value, CreateIndex: createIndex, ModifyIndex: this.index });
+    const copy = storedCopyWithIndexes(table, key, value, createIndex, this.index);
     this.pendingFor(table, key).set(key, copy);
     return copy.value as T & Required<Indexed>;
   }

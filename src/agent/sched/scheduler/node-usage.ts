@@ -13,8 +13,12 @@ export interface NodeUse {
   cpu: number;
   memoryMB: number;
   diskMB: number;
-  /** `<ns>/<job>/<group>` of each live allocation, for anti-affinity and distinct_hosts. */
-  owners: string[];
+  /**
+   * How many live allocations each `<ns>/<job>/<group>` has on the node, for anti-affinity, spreads
+   * and distinct_hosts. Counts, not a list of owners: placement asks how many an owner has, and an
+   * allocation that stops must be found and uncounted without a walk over every one on its node.
+   */
+  owners: Map<string, number>;
 }
 
 interface Held extends Ask {
@@ -36,7 +40,7 @@ export function take(u: NodeUse, amount: Ask, owner: string): void {
   u.cpu += amount.cpu;
   u.memoryMB += amount.memoryMB;
   u.diskMB += amount.diskMB;
-  u.owners.push(owner);
+  u.owners.set(owner, (u.owners.get(owner) ?? 0) + 1);
 }
 
 /** Undoes a take of `amount` by `owner`. */
@@ -44,14 +48,28 @@ export function give(u: NodeUse, amount: Ask, owner: string): void {
   u.cpu -= amount.cpu;
   u.memoryMB -= amount.memoryMB;
   u.diskMB -= amount.diskMB;
-  const i = u.owners.indexOf(owner);
-  if (i >= 0) u.owners.splice(i, 1);
+  const n = u.owners.get(owner);
+  if (n === undefined) return;
+  if (n > 1) u.owners.set(owner, n - 1);
+  else u.owners.delete(owner);
+}
+
+/** Nothing held. */
+export function emptyUse(): NodeUse {
+  return { cpu: 0, memoryMB: 0, diskMB: 0, owners: new Map() };
+}
+
+/** How many live allocations on the node belong to owners starting with `prefix` (a job's groups). */
+export function ownedUnder(u: NodeUse, prefix: string): number {
+  let n = 0;
+  for (const [owner, count] of u.owners) if (owner.startsWith(prefix)) n += count;
+  return n;
 }
 
 /** The usage of `nodeIds` by `liveAllocs`, from scratch. */
 export function usageOf(nodeIds: Iterable<string>, liveAllocs: Iterable<AllocRecord>): Map<string, NodeUse> {
   const use = new Map<string, NodeUse>();
-  for (const id of nodeIds) use.set(id, { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] });
+  for (const id of nodeIds) use.set(id, emptyUse());
   for (const a of liveAllocs) {
     const u = use.get(a.NodeID);
     if (u) take(u, heldBy(a), ownerOf(a));
@@ -94,7 +112,7 @@ export class NodeUsageIndex {
     this.held.set(key, h);
     if (!isWhole(h)) this.fractional++;
     let u = this.use.get(h.node);
-    if (!u) this.use.set(h.node, (u = { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] }));
+    if (!u) this.use.set(h.node, (u = emptyUse()));
     take(u, h, h.owner);
   }
 

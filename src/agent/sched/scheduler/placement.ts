@@ -5,7 +5,7 @@
  */
 import type { AllocMetricRecord, AllocRecord, Job, NodeRecord } from '../model';
 import { checkConstraint, constraintKey, globMatch, resolveTarget, type ConstraintLike } from './constraints';
-import { give, heldBy, ownerOf, take, type NodeUse } from './node-usage';
+import { heldBy, ownedUnder, ownerOf, type NodeUse } from './node-usage';
 import { findGroup, groupAsk, type Ask, type Group } from './resources';
 
 export interface Placed {
@@ -39,29 +39,71 @@ function bump(map: Record<string, number> | null, key: string): Record<string, n
   return m;
 }
 
-export class Placer {
-  private readonly use = new Map<string, NodeUse>();
+/**
+ * A node's usage as one placer sees it: what the cluster's live allocations hold, plus what this
+ * placer placed or released there. The cluster's counts are read, never copied: an evaluation costs
+ * what it places, not what the whole cluster holds.
+ */
+class PlacerUse {
+  cpu: number;
+  memoryMB: number;
+  diskMB: number;
+  /** This placer's changes to the owner counts of `held` (made on the first: most nodes get none). */
+  private changed: Map<string, number> | undefined;
 
-  /** `usage`: what live allocations hold per node (nodes missing from it hold nothing); it is copied. */
+  constructor(private readonly held: NodeUse | undefined) {
+    this.cpu = held?.cpu ?? 0;
+    this.memoryMB = held?.memoryMB ?? 0;
+    this.diskMB = held?.diskMB ?? 0;
+  }
+
+  /** Live allocations of `owner` on the node. */
+  count(owner: string): number {
+    return (this.held?.owners.get(owner) ?? 0) + (this.changed?.get(owner) ?? 0);
+  }
+
+  /** Live allocations on the node of owners starting with `prefix` (a job's groups). */
+  countUnder(prefix: string): number {
+    let n = this.held ? ownedUnder(this.held, prefix) : 0;
+    for (const [owner, change] of this.changed ?? []) if (owner.startsWith(prefix)) n += change;
+    return n;
+  }
+
+  take(amount: Ask, owner: string): void {
+    this.cpu += amount.cpu;
+    this.memoryMB += amount.memoryMB;
+    this.diskMB += amount.diskMB;
+    this.change(owner, 1);
+  }
+
+  /** Undoes a take of `amount` by `owner` (the owner's count only if it has one there). */
+  give(amount: Ask, owner: string): void {
+    this.cpu -= amount.cpu;
+    this.memoryMB -= amount.memoryMB;
+    this.diskMB -= amount.diskMB;
+    if (this.count(owner) > 0) this.change(owner, -1);
+  }
+
+  private change(owner: string, by: number): void {
+    this.changed ??= new Map();
+    this.changed.set(owner, (this.changed.get(owner) ?? 0) + by);
+  }
+}
+
+export class Placer {
+  private readonly use = new Map<string, PlacerUse>();
+
+  /** `usage`: what live allocations hold per node (nodes missing from it hold nothing); only read. */
   constructor(
     private readonly nodes: NodeRecord[],
     usage: ReadonlyMap<string, NodeUse>,
   ) {
-    for (const n of nodes) {
-      const u = usage.get(n.ID);
-      this.use.set(
-        n.ID,
-        u
-          ? { cpu: u.cpu, memoryMB: u.memoryMB, diskMB: u.diskMB, owners: [...u.owners] }
-          : { cpu: 0, memoryMB: 0, diskMB: 0, owners: [] },
-      );
-    }
+    for (const n of nodes) this.use.set(n.ID, new PlacerUse(usage.get(n.ID)));
   }
 
   /** Frees what an allocation that is about to stop holds, so its replacement can use it. */
   release(a: AllocRecord): void {
-    const u = this.use.get(a.NodeID);
-    if (u) give(u, heldBy(a), ownerOf(a));
+    this.use.get(a.NodeID)?.give(heldBy(a), ownerOf(a));
   }
 
   /** Places one allocation of the group, or returns the metrics of the failure. */
@@ -135,14 +177,14 @@ export class Placer {
     metrics.Scores = Object.fromEntries(
       Object.entries(best.scores).map(([k, v]) => [`${best!.node.ID}.${k}`, v]),
     );
-    take(this.use.get(best.node.ID)!, ask, owner);
+    this.use.get(best.node.ID)!.take(ask, owner);
     return { node: best.node, metrics };
   }
 
   private distinctViolation(
     group: Group,
     node: NodeRecord,
-    u: NodeUse,
+    u: PlacerUse,
     constraints: ConstraintLike[],
     owner: string,
     jobOwner: string,
@@ -151,7 +193,7 @@ export class Placer {
       const op = c.Operand ?? '';
       if (op === 'distinct_hosts' && (c.RTarget ?? 'true') !== 'false') {
         const groupLevel = (group.Constraints ?? []).includes(c as never);
-        const clash = groupLevel ? u.owners.includes(owner) : u.owners.some((o) => o.startsWith(jobOwner));
+        const clash = groupLevel ? u.count(owner) > 0 : u.countUnder(jobOwner) > 0;
         if (clash) return 'distinct_hosts';
       }
       if (op === 'distinct_property' && c.LTarget) {
@@ -159,10 +201,9 @@ export class Placer {
         const value = resolveTarget(c.LTarget, node);
         if (value === undefined) return `distinct_property: ${c.LTarget} missing`;
         let used = 0;
-        for (const [otherId, other] of this.use) {
-          const otherNode = this.nodes.find((n) => n.ID === otherId)!;
+        for (const otherNode of this.nodes) {
           if (resolveTarget(c.LTarget, otherNode) !== value) continue;
-          used += other.owners.filter((o) => o.startsWith(jobOwner)).length;
+          used += this.use.get(otherNode.ID)!.countUnder(jobOwner);
         }
         if (used >= limit) return `distinct_property: ${c.LTarget}=${value} used by ${used} allocs`;
       }
@@ -174,7 +215,7 @@ export class Placer {
     job: Job,
     group: Group,
     node: NodeRecord,
-    u: NodeUse,
+    u: PlacerUse,
     ask: Ask,
     owner: string,
   ): Record<string, number> {
@@ -184,7 +225,7 @@ export class Placer {
     const freeMem = 1 - (u.memoryMB + ask.memoryMB) / node.NodeResources.Memory.MemoryMB;
     const fit = 20 - (Math.pow(10, freeCpu) + Math.pow(10, freeMem));
     scores['binpack'] = Math.min(18, Math.max(0, fit)) / 18;
-    const collisions = u.owners.filter((o) => o === owner).length;
+    const collisions = u.count(owner);
     if (collisions > 0) scores['job-anti-affinity'] = -1 * ((collisions + 1) / Math.max(1, group.Count ?? 1));
     const affinities = [
       ...(job.Affinities ?? []),
@@ -208,10 +249,9 @@ export class Placer {
       if (value === undefined) continue;
       let here = 0;
       let total = 0;
-      for (const [otherId, other] of this.use) {
-        const n = other.owners.filter((o) => o === owner).length;
+      for (const otherNode of this.nodes) {
+        const n = this.use.get(otherNode.ID)!.count(owner);
         total += n;
-        const otherNode = this.nodes.find((x) => x.ID === otherId)!;
         if (resolveTarget(s.Attribute, otherNode) === value) here += n;
       }
       const targets = s.SpreadTarget ?? [];
@@ -233,7 +273,7 @@ function distinctValues(nodes: NodeRecord[], attribute: string): number {
   return new Set(nodes.map((n) => resolveTarget(attribute, n)).filter((v) => v !== undefined)).size;
 }
 
-function exhaustedDimension(node: NodeRecord, u: NodeUse, ask: Ask): string | undefined {
+function exhaustedDimension(node: NodeRecord, u: Ask, ask: Ask): string | undefined {
   if (u.cpu + ask.cpu > node.NodeResources.Cpu.CpuShares) return 'cpu';
   if (u.memoryMB + ask.memoryMB > node.NodeResources.Memory.MemoryMB) return 'memory';
   if (u.diskMB + ask.diskMB > node.NodeResources.Disk.DiskMB) return 'disk';
