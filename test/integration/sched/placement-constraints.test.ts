@@ -233,20 +233,16 @@ describe('scheduler: distinct_hosts, distinct_property and spread placement', ()
       expect(await registerGroups(j)).toEqual({ api: 2 });
     });
 
-    // Differs from Nomad: the agent counts a group-level distinct_property over every group of the job
-    // (placement.ts distinctViolation counts `countUnder(jobOwner)` whatever the constraint's level), so
-    // `api` finds both racks used by `web` and fails 2. Nomad's propertyset.go SetTGConstraint keeps
-    // the group name and filterAllocs drops allocations of other groups: both groups place one per rack.
-    it.skip('group level counts only the group (Nomad filters the property set to the task group)', async () => {
+    // As Nomad's propertyset (SetTGConstraint keeps the group name, filterAllocs drops other groups'
+    // allocations): each group places one allocation per rack.
+    it('group level counts only the group (Nomad filters the property set to the task group)', async () => {
       const j = twoGroups('dp-2g-group', 2, { groupConstraints: [distinctRack()] });
       expect(await planGroups(j)).toEqual({});
       expect(await registerGroups(j)).toEqual({});
     });
 
-    // Differs from Nomad in the metric key only: Nomad's SatisfiesDistinctProperties filters a node
-    // without the property as `missing property "${meta.zone}"`; the agent names it
-    // `distinct_property: ${meta.zone} missing`. The placement itself agrees (nothing placed).
-    it.skip('a node without the property is filtered as Nomad names it', async () => {
+    // Nomad's SatisfiesDistinctProperties names the filter `missing property "<target>"`.
+    it('a node without the property is filtered as Nomad names it', async () => {
       const j = job('dp-missing', {
         count: 1,
         jobConstraints: [{ Operand: 'distinct_property', LTarget: '${meta.zone}' }],

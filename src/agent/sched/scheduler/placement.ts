@@ -191,19 +191,21 @@ export class Placer {
   ): string | undefined {
     for (const c of constraints) {
       const op = c.Operand ?? '';
+      // A group's own constraint counts that group's allocations; the job's counts all its groups
+      // (Nomad's propertyset filters by task group the same way).
+      const groupLevel = (group.Constraints ?? []).includes(c as never);
+      const held = (use: PlacerUse): number => (groupLevel ? use.count(owner) : use.countUnder(jobOwner));
       if (op === 'distinct_hosts' && (c.RTarget ?? 'true') !== 'false') {
-        const groupLevel = (group.Constraints ?? []).includes(c as never);
-        const clash = groupLevel ? u.count(owner) > 0 : u.countUnder(jobOwner) > 0;
-        if (clash) return 'distinct_hosts';
+        if (held(u) > 0) return 'distinct_hosts';
       }
       if (op === 'distinct_property' && c.LTarget) {
         const limit = Number(c.RTarget || 1) || 1;
         const value = resolveTarget(c.LTarget, node);
-        if (value === undefined) return `distinct_property: ${c.LTarget} missing`;
+        if (value === undefined) return `missing property ${JSON.stringify(c.LTarget)}`;
         let used = 0;
         for (const otherNode of this.nodes) {
           if (resolveTarget(c.LTarget, otherNode) !== value) continue;
-          used += this.use.get(otherNode.ID)!.countUnder(jobOwner);
+          used += held(this.use.get(otherNode.ID)!);
         }
         if (used >= limit) return `distinct_property: ${c.LTarget}=${value} used by ${used} allocs`;
       }
