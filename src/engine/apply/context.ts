@@ -142,13 +142,20 @@ export function objectOf(ctx: ApplyContext, ip: InstancePlan, next: State): Inst
 
 /** The state's provider field for an instance or data read: `provider["registry/.../sched"].west`. */
 export function providerOf(p: { provider: string; providerName: string }): { provider: string } {
-  return {
-    provider: providerConfigAddress(
+  // Asked several times per applied instance, of the same few providers.
+  const key = `${p.providerName}\u0000${p.provider}`;
+  let provider = providerAddresses.get(key);
+  if (provider === undefined) {
+    provider = providerConfigAddress(
       p.providerName,
       p.provider.includes('.') ? p.provider.split('.')[1] : undefined,
-    ),
-  };
+    );
+    providerAddresses.set(key, provider);
+  }
+  return { provider };
 }
+
+const providerAddresses = new Map<string, string>();
 
 function record(ip: InstancePlan, obj: InstanceObject | null) {
   return (s: StateFile): void => {

@@ -157,6 +157,14 @@ function encodePrivate(p: Record<string, unknown> | undefined): string | undefin
   return Buffer.from(JSON.stringify(p), 'utf8').toString('base64');
 }
 
+/** Whether an instance of `r` other than `kid` is keyed where `key` is not, or the other way round. */
+function mixesKeys(r: StoredResource, key: InstanceKey | undefined, kid: string): boolean {
+  // A loop, not a filtered copy of the instances: set() runs for every instance an apply records.
+  for (const i of r.instances.values())
+    if ((i.key === undefined) !== (key === undefined) && keyId(i.key) !== kid) return true;
+  return false;
+}
+
 function toAddress(address: string | InstanceAddress): InstanceAddress {
   return typeof address === 'string' ? parseAddress(address) : address;
 }
@@ -346,8 +354,8 @@ export class StateFile {
     } else if (opts.provider) {
       r.provider = opts.provider;
     }
-    const others = [...r.instances.values()].filter((i) => keyId(i.key) !== keyId(a.key));
-    if (others.some((i) => (i.key === undefined) !== (a.key === undefined))) {
+    const kid = keyId(a.key);
+    if (mixesKeys(r, a.key, kid)) {
       throw new AddressError(
         formatAddress(a),
         a.key === undefined
@@ -361,7 +369,7 @@ export class StateFile {
         `${formatAddress(a)}: schemaVersion must be a non-negative integer`,
       );
     }
-    r.instances.set(keyId(a.key), { key: a.key, inst: { obj: copyObject(obj), extra: {} } });
+    r.instances.set(kid, { key: a.key, inst: { obj: copyObject(obj), extra: {} } });
     // Terraform writes how the instances are keyed: "list" for count, "map" for for_each.
     if (a.key === undefined) delete r.each;
     else r.each = typeof a.key === 'number' ? 'list' : 'map';

@@ -59,6 +59,9 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** Writers made by this process so far (see StateWriter.runId). */
+let writersStarted = 0;
+
 /** Writes pause for this many times the last write's duration, up to MAX_PAUSE_MS. */
 const PAUSE_FACTOR = 9;
 const MAX_PAUSE_MS = 2_000;
@@ -75,8 +78,11 @@ export class StateWriter {
   private failure: { error: unknown } | undefined;
   /** Without a store: the journal beside the file at `path`, as the local store keeps it. */
   private ownJournal: PendingSink | undefined;
-  /** Tokens of lines journaled ahead: unique to this writer within the journal file. */
-  private readonly runId = Date.now().toString(36);
+  /**
+   * Tokens of lines journaled ahead: unique to this writer within the journal file. The clock alone
+   * is not: two writers of one process (a later run in a test) can start within the same millisecond.
+   */
+  private readonly runId = `${Date.now().toString(36)}-${(++writersStarted).toString(36)}`;
   private aheadCount = 0;
   /** Whether the queued write waits for the pause (until someone waits for the write itself). */
   private queuedPaced = false;

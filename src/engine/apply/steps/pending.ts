@@ -4,7 +4,7 @@
  * when a slot frees, its registration need not wait for the disk.
  */
 import type { PlannedChange, State } from '../../../provider/resource';
-import { isUnknown } from '../../../provider/values';
+import { containsUnknown, isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { InstanceObject } from '../../state';
 import { blockOf, objectOf, providerOf, type ApplyContext } from '../context';
@@ -52,11 +52,25 @@ function pendingObject(ctx: ApplyContext, ip: InstancePlan, change: PlannedChang
   return objectOf(ctx, { ...ip, change }, knownOnly(change.planned) as State);
 }
 
-/** A planned value with what is not known yet as null (as Terraform records unknowns it never learns). */
+/**
+ * A planned value with what is not known yet as null (as Terraform records unknowns it never learns).
+ * Only what holds an unknown is copied: a planned job's unknowns are a few top-level computed
+ * attributes, and copying its known members (the spec, the groups) again for every create was waste.
+ */
 function knownOnly(v: unknown): unknown {
   if (isUnknown(v)) return null;
+  if (!containsUnknown(v)) return v;
   if (Array.isArray(v)) return v.map(knownOnly);
-  if (v !== null && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, knownOnly(x)]));
-  return v;
+  // A spread keeps the object's compact shape (a planned job has more keys than V8 adds one by one
+  // before it turns the object into a hash table); only the members that change are set again.
+  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  for (const k of Object.keys(out)) {
+    const x = knownOnly(out[k]);
+    if (x === out[k]) continue;
+    // "__proto__" can be an own key (parsed JSON); assigning it would set the prototype instead.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+    else out[k] = x;
+  }
+  return out;
 }
