@@ -152,7 +152,9 @@ function headersOf(raw: Buffer[]): Record<string, string | string[]> {
   const headers = Object.create(null) as Record<string, string | string[]>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     if (!mayKeep(raw[i]!)) continue;
-    const name = raw[i]!.toString('latin1').toLowerCase();
+    // A name is a token (llhttp refuses any other byte), so UTF-8 reads it as Latin-1 does, by
+    // toString's shortest path.
+    const name = raw[i]!.toString().toLowerCase();
     const value = raw[i + 1]!.toString('latin1');
     const seen = headers[name];
     if (seen === undefined) headers[name] = value;

@@ -192,14 +192,11 @@ const ALL_PREFIXES = ['X-Sched-', 'X-Reg-', 'X-Nomad-', 'X-Consul-'];
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-interface Payload {
-  body?: string | Uint8Array;
-  contentType?: string;
-}
+const JSON_TYPE = 'application/json';
 
-/** A request without a body sends no Content-Type either. */
-function jsonPayload(body: unknown): Payload {
-  return body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' };
+/** The JSON text of a request body; a request without a body sends no Content-Type either. */
+function jsonBody(body: unknown): string | undefined {
+  return body === undefined ? undefined : JSON.stringify(body);
 }
 
 export class Transport {
@@ -303,11 +300,13 @@ export class Transport {
       const waitMs = Math.min(opts.wait ? parseDuration(opts.wait) : DEFAULT_WAIT_MS, MAX_WAIT_MS);
       timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
     }
+    const json = jsonBody(this.dialect.toWire(body));
     return this.execute({
       method,
       path,
       query: this.queryParams(opts),
-      ...jsonPayload(this.dialect.toWire(body)),
+      body: json,
+      contentType: json === undefined ? undefined : JSON_TYPE,
       schema,
       token: opts.token,
       signal: opts.signal,
@@ -323,7 +322,8 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    return this.write(method, path, jsonPayload(this.dialect.toWire(body)), schema, opts);
+    const json = jsonBody(this.dialect.toWire(body));
+    return this.write(method, path, json, json === undefined ? undefined : JSON_TYPE, schema, opts);
   }
 
   async sendRaw<S extends z.ZodType>(
@@ -334,14 +334,15 @@ export class Transport {
     schema: S,
     opts: WriteOptions = {},
   ): Promise<Result<z.infer<S>>> {
-    return this.write(method, path, { body, contentType }, schema, opts);
+    return this.write(method, path, body, contentType, schema, opts);
   }
 
   /** Writes are retried only when they carry an idempotency token; a retried plain write could apply twice. */
   private async write<S extends z.ZodType>(
     method: 'PUT' | 'POST' | 'DELETE',
     path: string,
-    payload: Payload,
+    body: string | Uint8Array | undefined,
+    contentType: string | undefined,
     schema: S,
     opts: WriteOptions,
   ): Promise<Result<z.infer<S>>> {
@@ -349,7 +350,8 @@ export class Transport {
       method,
       path,
       query: this.writeParams(opts),
-      ...payload,
+      body,
+      contentType,
       schema,
       token: opts.token,
       signal: opts.signal,
@@ -509,15 +511,12 @@ export class Transport {
   }
 
   private fullPath(path: string, query: Array<[string, string]>): string {
-    if (query.length === 0) return `${this.basePath}${path}`;
-    return `${this.basePath}${path}?${formEncode(query)}`;
+    return `${this.basePath}${path}${queryString(query)}`;
   }
 
   /** Path for errors and logs: no token parameter, ever. */
   private displayPath(path: string, query: Array<[string, string]>): string {
-    if (query.length === 0) return path;
-    const safe = query.filter(([k]) => k !== 'token' && k !== 'auth_token');
-    return safe.length === 0 ? path : `${path}?${formEncode(safe)}`;
+    return `${path}${queryString(query.filter((param) => !isTokenParam(param)))}`;
   }
 
   private requestHeaders(
@@ -622,8 +621,12 @@ export class Transport {
     headers?: Record<string, string>;
   }): Promise<Result<z.infer<S>>> {
     if (this.closed) throw new Error('transport is closed');
-    const fullPath = this.fullPath(req.path, req.query);
-    const shownPath = this.displayPath(req.path, req.query);
+    // Both paths share one encoding of the query, unless it holds a token the shown one must leave out.
+    const search = queryString(req.query);
+    const fullPath = `${this.basePath}${req.path}${search}`;
+    const shownPath = req.query.some(isTokenParam)
+      ? this.displayPath(req.path, req.query)
+      : `${req.path}${search}`;
     const headers =
       req.token === undefined && req.headers === undefined
         ? this.sharedRequestHeaders(req.contentType)
@@ -716,6 +719,15 @@ function appendParams(q: Array<[string, string]>, params: Record<string, ParamVa
     if (Array.isArray(v)) for (const item of v) q.push([k, item]);
     else q.push([k, String(v)]);
   }
+}
+
+function isTokenParam(param: [string, string]): boolean {
+  return param[0] === 'token' || param[0] === 'auth_token';
+}
+
+/** `?` and the encoded query, or nothing for an empty one. */
+function queryString(query: Array<[string, string]>): string {
+  return query.length === 0 ? '' : `?${formEncode(query)}`;
 }
 
 /** What URLSearchParams leaves as it is (application/x-www-form-urlencoded). */

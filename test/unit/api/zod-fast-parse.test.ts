@@ -102,6 +102,14 @@ describe('fastParser on the node kinds it does not model', () => {
     }
   });
 
+  it('reads keys that are not identifiers (quotes, backslashes, spaces) as zod does', () => {
+    const schema = z.looseObject({ 'a"b\\c': z.string(), 'x y': z.number().optional(), "it's": z.unknown() });
+    const parse = fastParser(schema);
+    const input = { extra: true, "it's": null, 'x y': 2, 'a"b\\c': 's' };
+    expect(exact(parse(input))).toBe(exact({ success: true, data: schema.parse(input) }));
+    expect(parse({ 'a"b\\c': 1, "it's": 0 }).success).toBe(false);
+  });
+
   it('defers an absent key of a schema that is not optional', () => {
     const parse = fastParser(z.looseObject({ a: z.string(), b: z.unknown() }));
     expect(parse({ b: 1 }).success).toBe(false);
