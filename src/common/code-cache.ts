@@ -126,7 +126,8 @@ export function codeCacheFile(
  * that wrote the file (comma separated), then V8's data. A file without the header is all V8 data, which
  * V8 then rejects. Only what the bundle's top level requires is named, the same at every run: a
  * built-in a command loads later, on some runs only (`child_process` for a synth, TLS for an https
- * address), stays unloaded until used.
+ * address), stays unloaded until used. So a bin starts its work after its top level (cli/main.ts):
+ * what a command required at once would otherwise be named for every later run of it.
  */
 interface CacheFile {
   builtins: string[];

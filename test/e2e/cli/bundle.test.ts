@@ -98,15 +98,40 @@ maybe('built bundles', () => {
       probe,
       `process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));`,
     );
-    const plan = await run(process.execPath, ['--require', probe, BIN, 'plan', '--no-synth'], {
-      cwd: project.dir,
-      env: project.env,
-    });
-    expect(plan.stdout).toContain('Plan:');
-    const loaded = JSON.parse(plan.stderr.trim().split('\n').pop()!) as string[];
-    expect(loaded).toContain('NativeModule http');
-    for (const m of ['http2', 'tls', 'child_process', 'dgram'])
-      expect(loaded).not.toContain(`NativeModule ${m}`);
+    project.writeStack(
+      'app',
+      stackJson({
+        resource: { sched_job: { probe: withPath('app', 'probe', { jobspec: jobspec('bundled-probe') }) } },
+      }),
+    );
+    // The code cache was written by a plan that synthesized first (child_process at once): the
+    // built-ins it preloads are those of the bin's top level, not of that one run.
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'code-cache-plan-'));
+    const synthDir = mkdtempSync(path.join(os.tmpdir(), 'synth-plan-'));
+    try {
+      writeFileSync(
+        path.join(synthDir, 'cdktf.json'),
+        JSON.stringify({ language: 'typescript', app: 'node -e 0' }),
+      );
+      const env = { ...project.env, CDKTF_SCHED_CODE_CACHE: cache };
+      const synthesizing = await run(process.execPath, [BIN, 'plan'], { cwd: synthDir, env }).catch(
+        (e: { stdout: string; stderr: string }) => e,
+      );
+      expect(synthesizing.stdout + synthesizing.stderr).toContain('Synthesizing: node -e 0');
+      expect(cacheFiles(cache)).toEqual([expect.stringMatching(/^main\.code-.*-plan\.v8$/)]);
+      const plan = await run(process.execPath, ['--require', probe, BIN, 'plan', '--no-synth'], {
+        cwd: project.dir,
+        env,
+      });
+      expect(plan.stdout).toContain('Plan:');
+      const loaded = JSON.parse(plan.stderr.trim().split('\n').pop()!) as string[];
+      expect(loaded).toContain('NativeModule http');
+      for (const m of ['http2', 'tls', 'child_process', 'dgram'])
+        expect(loaded).not.toContain(`NativeModule ${m}`);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      rmSync(synthDir, { recursive: true, force: true });
+    }
   });
 });
 
