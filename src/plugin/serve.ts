@@ -53,13 +53,16 @@ export async function runPlugin(factory: ProviderFactory, opts: RunPluginOptions
 export function pluginMain(factory: ProviderFactory): void {
   // stdout carries the handshake; anything else printed there would reach the host as noise.
   console.log = (...args: unknown[]) => console.error(...args);
-  runPlugin(factory).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(
-        `terraform-provider-${factory.name}: ${err instanceof Error ? err.message : String(err)}\n`,
-      );
-      process.exit(1);
-    },
-  );
+  // Started after the bin's top level, as cli/main.ts starts a command (see common/code-cache.ts).
+  queueMicrotask(() => {
+    runPlugin(factory).then(
+      (code) => process.exit(code),
+      (err: unknown) => {
+        process.stderr.write(
+          `terraform-provider-${factory.name}: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
+        process.exit(1);
+      },
+    );
+  });
 }
