@@ -37,6 +37,7 @@ import {
   routeSummary,
   runEngine,
   type EngineRun,
+  primeCodeCache,
 } from './engine-run';
 import { fmt, runAlone, type Figure } from './lib';
 
@@ -224,6 +225,7 @@ export async function benchEngine(opts: EngineBenchOptions = {}): Promise<Figure
   const pool = new Pool(agent.schedulerUrl, { connections: 16 });
   const par = ['--parallelism', `${PARALLELISM}`];
   try {
+    await primeCodeCache(agent, root);
     const dir = mkdtempSync(join(root, 'stack-'));
     const jobs = benchJobs(n, 'service');
     const first = Math.min(DEPLOY_FIRST, n);

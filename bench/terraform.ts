@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevAgent, type DevAgent, type RequestCount } from '../src/agent';
 import { STACK, benchJobs, writeProject, type BenchProject } from './engine-project';
-import { busyMs, routeSummary, runEngine, type EngineRun } from './engine-run';
+import { busyMs, primeCodeCache, routeSummary, runEngine, type EngineRun } from './engine-run';
 import { fmt, runAlone, type Figure } from './lib';
 import {
   findTerraform,
@@ -259,6 +259,7 @@ export async function benchTerraform(opts: TerraformBenchOptions = {}): Promise<
   });
   try {
     const ctx: BenchContext = { bin, root, entries, agent, n };
+    await primeCodeCache(agent, root);
     log(`terraform bench: terraform init of ${RUNS} stacks (not timed)`);
     const stacks: Stacks[] = [];
     for (let i = 0; i < RUNS; i++) stacks.push(await freshStacks(ctx, i));
