@@ -214,8 +214,8 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
       const err = tooDeep(thrown) ? nestingError(thrown, opts.log) : thrown;
       if (err instanceof HttpError) {
         if (!req.complete) await raw().catch(() => undefined);
-        const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
-        if (err.index !== undefined) Object.assign(headers, wireHeaders(readHeaders(err.index)));
+        const headers = ['content-type', 'text/plain; charset=utf-8'];
+        if (err.index !== undefined) headers.push(...readHeaders(err.index));
         res.writeHead(dialect ? dialect.status(err) : err.status, headers);
         res.end(err.message);
         return;
@@ -224,63 +224,41 @@ export function createServiceServer(opts: ServiceServerOptions): Server {
     }
   }
 
-  function readHeaders(index: number): Record<string, string> {
-    return {
-      [`${opts.headerPrefix}Index`]: String(Math.max(1, index)),
-      [`${opts.headerPrefix}LastContact`]: '0',
-      [`${opts.headerPrefix}KnownLeader`]: 'true',
-    };
+  /** A read's index headers, as a flat list of names (in the served dialect) and values. */
+  function readHeaders(index: number): string[] {
+    return [indexHeader, String(Math.max(1, index)), lastContactHeader, '0', knownLeaderHeader, 'true'];
   }
 
-  /** Header names in the served dialect (`X-Sched-Index` -> `X-Nomad-Index`). */
-  function wireHeaders(headers: Record<string, string>): Record<string, string> {
-    if (!dialect) return headers;
-    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [dialect.outboundHeader(k), v]));
+  /** The index headers of a reply: a read's, or a write's index where the service sends one. */
+  function indexHeaders(reply: Reply): string[] {
+    if (reply.index !== undefined) return readHeaders(reply.index);
+    const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
+    return written === undefined ? [] : [indexHeader, String(Math.max(1, written))];
   }
 
-  function serviceHeaders(reply: Reply): Record<string, string> {
-    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-    if (reply.index !== undefined) Object.assign(headers, readHeaders(reply.index));
-    else {
-      const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
-      if (written !== undefined) headers[`${opts.headerPrefix}Index`] = String(Math.max(1, written));
+  /**
+   * A reply's own headers (named in the served dialect), then its index headers, which replace an own
+   * header of the same name, as a flat list: no header object is built and walked per answer.
+   */
+  function serviceHeaders(reply: Reply): string[] {
+    const index = indexHeaders(reply);
+    if (reply.headers === undefined) return index;
+    const out: string[] = [];
+    for (const [k, v] of Object.entries(reply.headers)) {
+      const name = wireName(k);
+      if (!index.some((n, i) => i % 2 === 0 && n === name)) out.push(name, v);
     }
-    return wireHeaders(headers);
+    return out.concat(index);
   }
 
   function send(req: IncomingMessage, res: ServerResponse, url: URL, reply: Reply): void {
-    // Most replies carry only the service's own headers, whose names are known: a flat list of them
-    // spares building and walking an object per answer. Either is made before the body is encoded.
-    if (reply.headers === undefined) {
-      const headers = indexHeaders(reply);
-      const body = encodeBody(req, url, reply);
-      headers.push('content-type', body.contentType);
-      if (body.gzipped) headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding');
-      headers.push('content-length', String(body.length));
-      res.writeHead(reply.status ?? 200, headers);
-      res.end(body.payload);
-      return;
-    }
     const headers = serviceHeaders(reply);
     const body = encodeBody(req, url, reply);
-    headers['content-type'] = body.contentType;
-    if (body.gzipped) {
-      headers['content-encoding'] = 'gzip';
-      headers['vary'] = 'Accept-Encoding';
-    }
-    headers['content-length'] = String(body.length);
+    headers.push('content-type', body.contentType);
+    if (body.gzipped) headers.push('content-encoding', 'gzip', 'vary', 'Accept-Encoding');
+    headers.push('content-length', String(body.length));
     res.writeHead(reply.status ?? 200, headers);
     res.end(body.payload);
-  }
-
-  /** serviceHeaders of a reply without headers of its own, as a flat list of names and values. */
-  function indexHeaders(reply: Reply): string[] {
-    if (reply.index !== undefined) {
-      const index = String(Math.max(1, reply.index));
-      return [indexHeader, index, lastContactHeader, '0', knownLeaderHeader, 'true'];
-    }
-    const written = opts.writeIndexHeader ? writeIndexOf(reply) : undefined;
-    return written === undefined ? [] : [indexHeader, String(Math.max(1, written))];
   }
 
   /** The answer's bytes or text, gzipped when it is worth it and the client takes it. */
