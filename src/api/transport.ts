@@ -510,12 +510,17 @@ export class Transport {
     return q;
   }
 
-  private fullPath(path: string, query: Array<[string, string]>): string {
-    return `${this.basePath}${path}${queryString(query)}`;
+  /** `search`: the query as queryString encodes it, when the caller has it already. */
+  private fullPath(path: string, query: Array<[string, string]>, search = queryString(query)): string {
+    return `${this.basePath}${path}${search}`;
   }
 
-  /** Path for errors and logs: no token parameter, ever. */
-  private displayPath(path: string, query: Array<[string, string]>): string {
+  /**
+   * Path for errors and logs: no token parameter, ever. A query without one is shown as sent
+   * (`search`, as for fullPath); only one with a token is encoded again without it.
+   */
+  private displayPath(path: string, query: Array<[string, string]>, search?: string): string {
+    if (!query.some(isTokenParam)) return `${path}${search ?? queryString(query)}`;
     return `${path}${queryString(query.filter((param) => !isTokenParam(param)))}`;
   }
 
@@ -621,12 +626,10 @@ export class Transport {
     headers?: Record<string, string>;
   }): Promise<Result<z.infer<S>>> {
     if (this.closed) throw new Error('transport is closed');
-    // Both paths share one encoding of the query, unless it holds a token the shown one must leave out.
+    // Both paths share one encoding of the query (the shown one leaves a token out).
     const search = queryString(req.query);
-    const fullPath = `${this.basePath}${req.path}${search}`;
-    const shownPath = req.query.some(isTokenParam)
-      ? this.displayPath(req.path, req.query)
-      : `${req.path}${search}`;
+    const fullPath = this.fullPath(req.path, req.query, search);
+    const shownPath = this.displayPath(req.path, req.query, search);
     const headers =
       req.token === undefined && req.headers === undefined
         ? this.sharedRequestHeaders(req.contentType)

@@ -4,7 +4,7 @@
  * when a slot frees, its registration need not wait for the disk.
  */
 import type { PlannedChange, State } from '../../../provider/resource';
-import { containsUnknown, isUnknown } from '../../../provider/values';
+import { isUnknown } from '../../../provider/values';
 import type { InstancePlan } from '../../plan/types';
 import type { InstanceObject } from '../../state';
 import { blockOf, objectOf, providerOf, type ApplyContext } from '../context';
@@ -54,23 +54,34 @@ function pendingObject(ctx: ApplyContext, ip: InstancePlan, change: PlannedChang
 
 /**
  * A planned value with what is not known yet as null (as Terraform records unknowns it never learns).
- * Only what holds an unknown is copied: a planned job's unknowns are a few top-level computed
- * attributes, and copying its known members (the spec, the groups) again for every create was waste.
+ * One walk; only what holds an unknown is copied (a planned job's unknowns are a few top-level
+ * computed attributes: its spec and groups are kept as they are), and an unchanged value is returned
+ * itself.
  */
 function knownOnly(v: unknown): unknown {
   if (isUnknown(v)) return null;
-  if (!containsUnknown(v)) return v;
-  if (Array.isArray(v)) return v.map(knownOnly);
-  // A spread keeps the object's compact shape (a planned job has more keys than V8 adds one by one
-  // before it turns the object into a hash table); only the members that change are set again.
-  const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
-  for (const k of Object.keys(out)) {
-    const x = knownOnly(out[k]);
-    if (x === out[k]) continue;
+  if (Array.isArray(v)) {
+    let changed = false;
+    const out = v.map((x) => {
+      const y = knownOnly(x);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  const fields = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(fields)) {
+    const x = knownOnly(fields[k]);
+    if (x === fields[k]) continue;
+    // A spread keeps the object's compact shape (a planned job has more keys than V8 adds one by one
+    // before it turns the object into a hash table); only the members that change are set again.
+    out ??= { ...fields };
     // "__proto__" can be an own key (parsed JSON); assigning it would set the prototype instead.
     if (k === '__proto__')
       Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
     else out[k] = x;
   }
-  return out;
+  return out ?? v;
 }
