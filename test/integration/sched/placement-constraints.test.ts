@@ -104,6 +104,11 @@ describe('scheduler: distinct_hosts, distinct_property and spread placement', ()
   const registerGroups = async (j: Job): Promise<Record<string, number>> => perGroup(await evaluate(j));
   const planGroups = async (j: Job): Promise<Record<string, number>> =>
     perGroup((await f.sched.jobs.plan(j)).value.FailedTGAllocs ?? {});
+  /** The plan, then the registration, fail these many allocations of each group. */
+  const expectGroupFailures = async (j: Job, failures: Record<string, number>): Promise<void> => {
+    expect(await planGroups(j)).toEqual(failures);
+    expect(await registerGroups(j)).toEqual(failures);
+  };
   const plan = async (j: Job) => {
     const { value } = await f.sched.jobs.plan(j);
     return {
@@ -180,12 +185,8 @@ describe('scheduler: distinct_hosts, distinct_property and spread placement', ()
     });
 
     it('job level counts every group of the job; group level only the group', async () => {
-      const jobLevel = twoGroups('dh-2g-job', 4, { jobConstraints: [distinctHosts] });
-      expect(await planGroups(jobLevel)).toEqual({ api: 4 });
-      expect(await registerGroups(jobLevel)).toEqual({ api: 4 });
-      const groupLevel = twoGroups('dh-2g-group', 4, { groupConstraints: [distinctHosts] });
-      expect(await planGroups(groupLevel)).toEqual({});
-      expect(await registerGroups(groupLevel)).toEqual({});
+      await expectGroupFailures(twoGroups('dh-2g-job', 4, { jobConstraints: [distinctHosts] }), { api: 4 });
+      await expectGroupFailures(twoGroups('dh-2g-group', 4, { groupConstraints: [distinctHosts] }), {});
     });
 
     it('RTarget "false" turns it off', async () => {
@@ -228,33 +229,17 @@ describe('scheduler: distinct_hosts, distinct_property and spread placement', ()
     });
 
     it('job level counts every group of the job', async () => {
-      const j = twoGroups('dp-2g-job', 2, { jobConstraints: [distinctRack()] });
-      expect(await planGroups(j)).toEqual({ api: 2 });
-      expect(await registerGroups(j)).toEqual({ api: 2 });
+      await expectGroupFailures(twoGroups('dp-2g-job', 2, { jobConstraints: [distinctRack()] }), { api: 2 });
     });
 
     // As Nomad's propertyset (SetTGConstraint keeps the group name, filterAllocs drops other groups'
     // allocations): each group places one allocation per rack.
     it('group level counts only the group (Nomad filters the property set to the task group)', async () => {
-      const j = twoGroups('dp-2g-group', 2, { groupConstraints: [distinctRack()] });
-      expect(await planGroups(j)).toEqual({});
-      expect(await registerGroups(j)).toEqual({});
+      await expectGroupFailures(twoGroups('dp-2g-group', 2, { groupConstraints: [distinctRack()] }), {});
     });
 
     // Nomad's SatisfiesDistinctProperties names the filter `missing property "<target>"`.
-    it('a node without the property is filtered as Nomad names it', async () => {
-      const j = job('dp-missing', {
-        count: 1,
-        jobConstraints: [{ Operand: 'distinct_property', LTarget: '${meta.zone}' }],
-      });
-      const { failed } = await plan(j);
-      expect(failed!.ConstraintFiltered).toEqual({ 'missing property "${meta.zone}"': 4 });
-      expect(await register(j)).toMatchObject({
-        ConstraintFiltered: { 'missing property "${meta.zone}"': 4 },
-      });
-    });
-
-    it('a node without the property is never used', async () => {
+    it('a node without the property is never used, and filtered as Nomad names it', async () => {
       const j = job('dp-missing', {
         count: 1,
         jobConstraints: [{ Operand: 'distinct_property', LTarget: '${meta.zone}' }],
@@ -262,7 +247,10 @@ describe('scheduler: distinct_hosts, distinct_property and spread placement', ()
       const { failed } = await plan(j);
       expect(failedCount(failed)).toBe(1);
       expect(failed!.NodesFiltered).toBe(4);
-      expect(failedCount(await register(j))).toBe(1);
+      expect(failed!.ConstraintFiltered).toEqual({ 'missing property "${meta.zone}"': 4 });
+      const registered = await register(j);
+      expect(failedCount(registered)).toBe(1);
+      expect(registered).toMatchObject({ ConstraintFiltered: { 'missing property "${meta.zone}"': 4 } });
     });
 
     it('on a per-node attribute it acts as distinct hosts, and other jobs do not count', async () => {
