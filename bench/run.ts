@@ -11,6 +11,7 @@ import { benchAgent } from './agent';
 import { benchEngine } from './engine';
 import { benchFresh } from './fresh';
 import { printFigures, type Figure } from './lib';
+import { nodeStartSummary } from './node-start';
 import { benchTerraform } from './terraform';
 import { benchWait } from './wait';
 
@@ -50,6 +51,7 @@ function markdown(
   startedAt: Date,
   seconds: number,
   load: number[],
+  nodeStart: string,
 ): string {
   const cpu = cpus();
   const lines = [
@@ -57,6 +59,7 @@ function markdown(
     `Machine: ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average ${load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min) at the start, ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' / ')} at the end.`,
+    `Node's own start: ${nodeStart}.`,
     '',
   ];
   for (const o of outcomes) {
@@ -87,6 +90,8 @@ async function main(): Promise<void> {
   }
   const startedAt = new Date();
   const load = loadavg();
+  const nodeStart = nodeStartSummary();
+  process.stdout.write(`Node's own start: ${nodeStart}\n`);
   const started = performance.now();
   const outcomes: Outcome[] = [];
   for (const b of chosen) {
@@ -111,7 +116,7 @@ async function main(): Promise<void> {
   );
   for (const f of missed) process.stdout.write(`  MISS ${f.name}: ${f.value} (target ${f.target ?? '?'})\n`);
   if (record) {
-    writeFileSync(record, markdown(outcomes, quick, startedAt, seconds, load));
+    writeFileSync(record, markdown(outcomes, quick, startedAt, seconds, load, nodeStart));
     process.stdout.write(`recorded in ${record}\n`);
   }
   if (failed.length > 0) process.exitCode = 1;
