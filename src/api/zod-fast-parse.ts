@@ -83,10 +83,9 @@ function generatedObjectParser(fields: Field[], keepExtra: boolean): Parse {
   if (!zodUtil.allowsEval.value) throw new Unsupported();
   const steps = fields.map((f, i) => {
     const key = JSON.stringify(f.key);
-    // An absent key reads as undefined: `in` tells it from a present undefined only then.
-    return `v = value[${key}];
-if (v === undefined && !(${key} in value)) {${f.absentOk ? '' : ' return U;'} }
-else { v = p${i}(v); if (v === U) return U; out[${key}] = v; }`;
+    // Presence first, as zod decides it (`in`): a jobspec leaves most fields out, and an absent field
+    // then costs that one lookup instead of a read and an `in`.
+    return `if (${key} in value) { v = p${i}(value[${key}]); if (v === U) return U; out[${key}] = v; }${f.absentOk ? '' : ' else return U;'}`;
   });
   const extra = keepExtra
     ? `for (const key in value) {

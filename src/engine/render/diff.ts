@@ -539,6 +539,22 @@ export function actionSymbol(rc: Pick<ResourceChange, 'action' | 'createBeforeDe
 /** Attributes shown even when unchanged, to tell objects apart (as Terraform shows id and name). */
 const IDENTIFYING = new Set(['id', 'name']);
 
+/**
+ * The attributes a created or read object lists, sorted: those with a value, and those unknown (by
+ * marker or by a top-level path in `afterUnknown`, which may name attributes `after` lacks).
+ */
+function shownAfterKeys(after: Obj, afterUnknown: AttrPath[]): string[] {
+  const keys: string[] = [];
+  for (const k of Object.keys(after)) if (!absent(after[k])) keys.push(k);
+  for (let i = 0; i < afterUnknown.length; i++) {
+    const p = afterUnknown[i]!;
+    if (p.length !== 1) continue;
+    const k = String(p[0]);
+    if (!keys.includes(k)) keys.push(k);
+  }
+  return keys.sort();
+}
+
 /** The `resource "type" "name" { ... }` block of one change. */
 export function resourceLines(rc: ResourceChange): DiffLine[] {
   const out: DiffLine[] = [];
@@ -550,12 +566,13 @@ export function resourceLines(rc: ResourceChange): DiffLine[] {
   });
   if (rc.action === 'create' || rc.action === 'read') {
     const after = rc.after ?? {};
-    const unknownTop = rc.afterUnknown.filter((p) => p.length === 1).map((p) => String(p[0]));
-    const keys = [...new Set([...Object.keys(after), ...unknownTop])]
-      .filter((k) => !absent(after[k]) || unknownTop.includes(k) || isUnknown(after[k]))
-      .sort();
-    const width = Math.max(0, ...keys.map((k) => k.length));
-    for (const k of keys) w.whole({ key: pad(k, width) }, after[k], '+', [k], 1, 'after');
+    const keys = shownAfterKeys(after, rc.afterUnknown);
+    let width = 0;
+    for (let i = 0; i < keys.length; i++) if (keys[i]!.length > width) width = keys[i]!.length;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      w.whole({ key: pad(k, width) }, after[k], '+', [k], 1, 'after');
+    }
   } else if (rc.action === 'delete') {
     const before = rc.before ?? {};
     const keys = Object.keys(before)

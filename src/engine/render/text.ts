@@ -169,7 +169,8 @@ export function renderResourceText(rc: ResourceChange, st: Style): string[] {
   lines.push(`${indent}${st.bold(`# ${headlineAddress(rc)}`)} ${headline(rc)}`);
   lines.push(...notes(rc));
   if (rc.constructPath) lines.push(st.dim(`  # (construct ${rc.constructPath})`));
-  for (const l of resourceLines(rc)) lines.push(renderLine(l, st));
+  const diff = resourceLines(rc);
+  for (let i = 0; i < diff.length; i++) lines.push(renderLine(diff[i]!, st));
   if (rc.scheduler)
     for (const s of schedulerLines(rc.scheduler))
       lines.push(`    ${s.startsWith('Task group') ? st.red(s) : s}`);

@@ -185,6 +185,24 @@ describe('attribute diffs', () => {
     expect(out).not.toContain('secret');
   });
 
+  it('lists a created attribute that afterUnknown names even where after is null or lacks it', () => {
+    const out = render(
+      change({
+        action: 'create',
+        before: null,
+        after: { name: 'a', id: null, note: null },
+        afterUnknown: [['id'], ['version'], ['id'], ['tags', 0]],
+      }),
+    );
+    expect(out.split('\n')).toEqual([
+      '  + resource "sched_job" "web" {',
+      '      + id      = (known after apply)',
+      '      + name    = "a"',
+      '      + version = (known after apply)',
+      '    }',
+    ]);
+  });
+
   it('shows created and destroyed resources whole, dropping null attributes', () => {
     const created = render(
       change({
