@@ -167,6 +167,28 @@ function acquirePool(
   return { key: poolKey, pool: entry.pool, connect };
 }
 
+/**
+ * Closes a pool as `close()` does, but ends an idle pool's connections with one error made without a
+ * stack trace. Node reads the stack of the error a socket is destroyed with, and undici's close makes
+ * one per connection: formatting them (the first maps every position of the bundle to its line) cost
+ * the end of a deploy of 200 jobs 37 M instructions, 1.6% of the command.
+ */
+function closePool(pool: Pool): Promise<void> {
+  const { size, queued } = pool.stats;
+  if (size > 0 || queued > 0) return pool.close();
+  return pool.destroy(stacklessError('the transport is closed'));
+}
+
+function stacklessError(message: string): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new Error(message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
@@ -473,7 +495,7 @@ export class Transport {
     const entry = pools.get(this.poolKey);
     if (entry && entry.pool === this.pool && --entry.refs <= 0) {
       pools.delete(this.poolKey);
-      await this.pool.close().catch(() => undefined);
+      await closePool(this.pool).catch(() => undefined);
     }
   }
 

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import {
@@ -298,6 +299,32 @@ describe('transport', () => {
       const started = Date.now();
       await expect(p).rejects.toMatchObject({ name: 'AbortError' });
       expect(Date.now() - started).toBeLessThan(2000);
+    });
+  });
+
+  describe('close', () => {
+    it('ends the connections of an idle transport', async () => {
+      const sockets: Socket[] = [];
+      srv.server.on('connection', (s: Socket) => sockets.push(s));
+      const t = make();
+      await t.get('/v1/jobs', Any);
+      expect(sockets).toHaveLength(1);
+      const closed = Promise.all(sockets.map((s) => new Promise((resolve) => s.once('close', resolve))));
+      await t.close();
+      await closed;
+      await expect(t.get('/v1/jobs', Any)).rejects.toThrow('transport is closed');
+    });
+
+    it('lets a request in flight finish first', async () => {
+      let answer: (() => void) | undefined;
+      srv.handle((_r, res) => void (answer = () => json(res, 200, { ok: true })));
+      const t = make();
+      const read = t.get('/v1/jobs', Any);
+      while (!answer) await new Promise((resolve) => setTimeout(resolve, 5));
+      const closing = t.close();
+      answer();
+      expect((await read).value).toEqual({ ok: true });
+      await closing;
     });
   });
 
