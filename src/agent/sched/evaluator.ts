@@ -9,8 +9,8 @@ import type { SchedContext } from './context';
 import { refreshJob } from './derived';
 import type { AllocMetricRecord, AllocRecord, DeploymentRecord, EvalRecord, Job } from './model';
 import { usageOf } from './scheduler/node-usage';
-import { Placer } from './scheduler/placement';
-import { reconcile, type GroupUpdates, type Reconciled } from './scheduler/reconcile';
+import { Placer, type Placed } from './scheduler/placement';
+import { reconcile, type GroupUpdates, type Placement, type Reconciled } from './scheduler/reconcile';
 import { findGroup, groupAsk } from './scheduler/resources';
 import { getJob, isTerminalAlloc, jobAllocs, jobDeployments, latestDeployment, listNodes } from './state';
 import { T, childKey } from './tables';
@@ -20,13 +20,21 @@ type Reader = Pick<Txn, 'get' | 'list'>;
 /** What an evaluation reads: committed state, or a transaction's view of it. */
 type EvalReader = Pick<Txn, 'get' | 'list' | 'wrote'>;
 
+/** A placement that found its node. */
+interface PlacedAlloc extends Placed {
+  placement: Placement;
+}
+
 export interface EvalOutcome {
   reconciled: Reconciled;
-  allocs: AllocRecord[];
+  /** The placements that found a node: the allocations a commit makes (a plan only counts them). */
+  placed: PlacedAlloc[];
   failed: Record<string, AllocMetricRecord>;
   queued: Record<string, number>;
   updates: Record<string, GroupUpdates>;
   deployment?: DeploymentRecord;
+  /** When the evaluation ran (ms since the epoch). */
+  nowMs: number;
 }
 
 export function newEval(
@@ -121,13 +129,13 @@ export function computeEval(
   const deployment = reconciled.newDeployment ?? reconciled.deployment;
   const out: EvalOutcome = {
     reconciled,
-    allocs: [],
+    placed: [],
     failed: {},
     queued: {},
     updates: reconciled.updates,
     deployment,
+    nowMs,
   };
-  const nowNs = nowMs * 1e6;
   for (const p of reconciled.place) {
     const placed = placer.place(job!, p.group, {
       onlyNode: p.nodeId,
@@ -142,6 +150,25 @@ export function computeEval(
       continue;
     }
     out.queued[p.group] ??= 0;
+    out.placed.push({ placement: p, ...placed });
+  }
+  return out;
+}
+
+/**
+ * The allocations a commit makes of an evaluation's placements. Only a commit needs them: a plan
+ * reports counts and failures, so its dry run makes none (nor mints their IDs).
+ */
+function newAllocs(
+  ns: string,
+  jobId: string,
+  job: Job | undefined,
+  evalId: string,
+  o: EvalOutcome,
+): AllocRecord[] {
+  const nowNs = o.nowMs * 1e6;
+  const deployment = o.deployment;
+  return o.placed.map(({ placement: p, node, metrics }): AllocRecord => {
     const group = findGroup(job!, p.group)!;
     const ask = groupAsk(group);
     const tasks: AllocRecord['AllocatedResources']['Tasks'] = {};
@@ -155,13 +182,13 @@ export function computeEval(
     const prevTracker = p.previous?.RescheduleTracker?.Events ?? [];
     const inDeployment =
       deployment && job!.Type === 'service' && deployment.TaskGroups[p.group] !== undefined;
-    out.allocs.push({
+    return {
       ID: newId(),
       Namespace: ns,
-      EvalID: evalRec.ID,
+      EvalID: evalId,
       Name: p.name,
-      NodeID: placed.node.ID,
-      NodeName: placed.node.Name,
+      NodeID: node.ID,
+      NodeName: node.Name,
       JobID: jobId,
       Job: job!,
       TaskGroup: p.group,
@@ -169,7 +196,7 @@ export function computeEval(
       SharedResources: { CPU: 0, MemoryMB: 0, DiskMB: ask.diskMB, Networks: [] },
       TaskResources: taskResources,
       AllocatedResources: { Tasks: tasks, Shared: { DiskMB: ask.diskMB, Networks: [] } },
-      Metrics: placed.metrics,
+      Metrics: metrics,
       DesiredStatus: 'run',
       DesiredDescription: '',
       DesiredTransition: { Migrate: null, Reschedule: null, ForceReschedule: null },
@@ -208,9 +235,8 @@ export function computeEval(
       AllocModifyIndex: 0,
       CreateTime: nowNs,
       ModifyTime: nowNs,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /** Runs a pending evaluation and commits its outcome. */
@@ -240,6 +266,7 @@ function commitOutcome(
   const ns = ev.Namespace;
   const nowNs = ctx.clock.nowNs();
   const r = o.reconciled;
+  const allocs = newAllocs(ns, ev.JobID, job, ev.ID, o);
   if (r.cancelDeployment) {
     const d = r.cancelDeployment.deployment;
     tx.put(T.deployments, childKey(ns, d.JobID, d.ID), {
@@ -252,7 +279,7 @@ function commitOutcome(
   let deployment = o.deployment;
   if (deployment) {
     const groups = { ...deployment.TaskGroups };
-    for (const a of o.allocs) {
+    for (const a of allocs) {
       const g = groups[a.TaskGroup];
       if (!g || a.DeploymentID !== deployment.ID) continue;
       groups[a.TaskGroup] = {
@@ -302,7 +329,7 @@ function commitOutcome(
       AllocModifyIndex: tx.index,
     });
   }
-  for (const a of o.allocs) {
+  for (const a of allocs) {
     tx.put(T.allocs, childKey(ns, a.JobID, a.ID), { ...a, AllocModifyIndex: tx.index });
     if (a.PreviousAllocation) {
       const prevKey = childKey(ns, a.JobID, a.PreviousAllocation);
