@@ -7,7 +7,7 @@
  * The blocks are kept unredacted: renderText scrubs the assembled text with the plan's secrets, all
  * of them known only then, so the second net covers them as it covers any block.
  */
-import { instanceChange } from '../engine/plan/model';
+import { instanceChange, mentionedInText } from '../engine/plan/model';
 import type { InstancePlan } from '../engine/plan/types';
 import { isShown, makeStyle, renderResourceText, type ResourceChange, type Style } from '../engine/render';
 
@@ -29,8 +29,12 @@ export class RenderAhead {
     this.style = makeStyle(color);
   }
 
-  /** For PlanOptions.onInstance: queued, and rendered when the event loop has nothing else to do. */
+  /**
+   * For PlanOptions.onInstance: queued, and rendered when the event loop has nothing else to do; an
+   * instance the text does not mention is never asked for (printPlan leaves it out of the model).
+   */
   readonly note = (ip: InstancePlan): void => {
+    if (!mentionedInText(ip)) return;
     this.queue.push(ip);
     if (!this.scheduled) this.schedule();
   };

@@ -1,6 +1,6 @@
 /** Printing a plan in the format asked for, and the exit code it implies. */
 import { formatConfigDiagnostic } from '../engine/config';
-import { planModel } from '../engine/plan/model';
+import { mentionedInText, planModel } from '../engine/plan/model';
 import type { StackPlan } from '../engine/plan/types';
 import type { StateFile } from '../engine/state';
 import { renderJson, renderMarkdown, renderText, wantsColor } from '../engine/render';
@@ -32,7 +32,9 @@ export function printPlan(
   format: PlanFormat,
   opts: { title?: string; priorState?: StateFile; ahead?: RenderAhead } = {},
 ): void {
-  const model = { ...planModel(plan, opts.ahead?.changeOf), timestamp: plan.createdAt };
+  // The text reads only the instances it mentions; JSON and Markdown read every one.
+  const include = format === 'text' ? mentionedInText : undefined;
+  const model = { ...planModel(plan, opts.ahead?.changeOf, include), timestamp: plan.createdAt };
   // One document per line, each naming its stack (cdktf_sched.stack), so several stacks stay apart.
   if (format === 'json') {
     // Read only here: a new plan builds its configuration on first read (plan/lazy-configuration).

@@ -1,6 +1,7 @@
 /** A stack plan as the renderers see it. */
 import type { PlanModel, ResourceChange } from '../render/model';
 import { resourceChangeFromPlanned } from '../render/model';
+import { secretsAt } from '../render/sensitive';
 import type { DriftedInstance, InstancePlan, StackPlan } from './types';
 import { providerFqn } from '../state/format';
 
@@ -25,12 +26,54 @@ export function instanceChange(ip: InstancePlan): ResourceChange {
   };
 }
 
-/** `changeOf`: where the instances' changes come from (a renderer that built them ahead passes its own). */
+/**
+ * Whether a plan's text says anything of an instance: a change, a forget, a move or an import (what
+ * renderText lists), or a no-op with something to say (its handler's diagnostics, the scheduler's
+ * annotations: renderText notes those). The text leaves out every other unchanged instance, so its
+ * model need not hold them: building their changes was most of printing a plan of 10,000 unchanged
+ * resources.
+ */
+export function mentionedInText(ip: InstancePlan): boolean {
+  const { change } = ip;
+  return (
+    !!ip.forget ||
+    change.action !== 'noop' ||
+    !!ip.previousAddress ||
+    !!ip.importing ||
+    change.diagnostics.length > 0 ||
+    change.annotations?.scheduler !== undefined
+  );
+}
+
+/**
+ * The secret values of the instances a model leaves out, at the sensitive paths their changes would
+ * have (resourceChangeFromPlanned): a redactor of the model still scrubs them wherever they appear.
+ */
+function secretsLeftOut(plan: StackPlan, include: (ip: InstancePlan) => boolean): string[] {
+  const found: string[] = [];
+  for (const ip of plan.instances) {
+    if (include(ip) || (ip.sensitive.length === 0 && !ip.marks)) continue;
+    const names = ip.sensitive.map((n) => [n]);
+    found.push(
+      ...secretsAt(ip.change.prior, [...names, ...(ip.marks?.before ?? [])]),
+      ...secretsAt(ip.change.planned, [...names, ...(ip.marks?.after ?? [])]),
+    );
+  }
+  return found;
+}
+
+/**
+ * `changeOf`: where the instances' changes come from (a renderer that built them ahead passes its own);
+ * `include`: which instances the model holds (all of them, but for a consumer that reads only some).
+ */
 export function planModel(
   plan: StackPlan,
   changeOf: (ip: InstancePlan) => ResourceChange = instanceChange,
+  include?: (ip: InstancePlan) => boolean,
 ): PlanModel {
-  const resourceChanges: ResourceChange[] = plan.instances.map(changeOf);
+  const instances = include ? plan.instances.filter(include) : plan.instances;
+  const resourceChanges: ResourceChange[] = instances.map(changeOf);
+  const secrets = [...(plan.sensitiveTexts ?? []), ...(include ? secretsLeftOut(plan, include) : [])];
   for (const dp of plan.data) {
     if (!dp.deferred) continue;
     resourceChanges.push({
@@ -70,7 +113,7 @@ export function planModel(
     outputChanges: plan.outputChanges,
     diagnostics,
     errored: plan.errored,
-    ...(plan.sensitiveTexts ? { secrets: plan.sensitiveTexts } : {}),
+    ...(plan.sensitiveTexts || secrets.length > 0 ? { secrets } : {}),
     ...(plan.drift ? { drift: plan.drift.map(driftChange) } : {}),
     ...(plan.relevantAttributes ? { relevantAttributes: plan.relevantAttributes } : {}),
     ...(plan.checks ? { checks: plan.checks } : {}),
