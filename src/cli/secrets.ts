@@ -5,7 +5,7 @@
  * through them (see redact-io.ts).
  */
 import type { StackConfig } from '../engine/config';
-import { textsAt } from '../engine/plan/sensitivity';
+import { instanceSecretTexts, textsAt } from '../engine/plan/sensitivity';
 import type { StackPlan } from '../engine/plan/types';
 import type { InstanceObject } from '../engine/state';
 import type { CliIO } from './io';
@@ -15,12 +15,7 @@ const TOKEN_VARIABLES = ['SCHED_TOKEN', 'REG_HTTP_TOKEN', 'NOMAD_TOKEN', 'CONSUL
 
 export function collectSecretsOfPlan(plan: StackPlan): string[] {
   const out = new Set<string>(plan.sensitiveTexts ?? []);
-  const add = (texts: string[]): void => texts.forEach((t) => out.add(t));
-  for (const ip of plan.instances) {
-    const names = ip.sensitive.map((k) => [k]);
-    add(textsAt(ip.change.prior, [...names, ...(ip.marks?.before ?? [])]));
-    add(textsAt(ip.change.planned, [...names, ...(ip.marks?.after ?? [])]));
-  }
+  for (const ip of plan.instances) for (const t of instanceSecretTexts(ip)) out.add(t);
   // Sensitive outputs are masked by their flag where they are shown. Their texts are not learnt: an
   // output is sensitive for its own display (cdktf marks every cross-stack output so), and scrubbing
   // its text everywhere turned unrelated attributes that happen to equal it into "(sensitive value)".

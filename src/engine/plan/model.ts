@@ -1,7 +1,7 @@
 /** A stack plan as the renderers see it. */
 import type { PlanModel, ResourceChange } from '../render/model';
 import { resourceChangeFromPlanned } from '../render/model';
-import { secretsAt } from '../render/sensitive';
+import { instanceSecretTexts } from './sensitivity';
 import type { DriftedInstance, InstancePlan, StackPlan } from './types';
 import { providerFqn } from '../state/format';
 
@@ -47,19 +47,10 @@ export function mentionedInText(ip: InstancePlan): boolean {
 
 /**
  * The secret values of the instances a model leaves out, at the sensitive paths their changes would
- * have (resourceChangeFromPlanned): a redactor of the model still scrubs them wherever they appear.
+ * have: a redactor of the model still scrubs them wherever they appear.
  */
 function secretsLeftOut(plan: StackPlan, include: (ip: InstancePlan) => boolean): string[] {
-  const found: string[] = [];
-  for (const ip of plan.instances) {
-    if (include(ip) || (ip.sensitive.length === 0 && !ip.marks)) continue;
-    const names = ip.sensitive.map((n) => [n]);
-    found.push(
-      ...secretsAt(ip.change.prior, [...names, ...(ip.marks?.before ?? [])]),
-      ...secretsAt(ip.change.planned, [...names, ...(ip.marks?.after ?? [])]),
-    );
-  }
-  return found;
+  return plan.instances.flatMap((ip) => (include(ip) ? [] : instanceSecretTexts(ip)));
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { StackConfig } from '../config';
 import { leafTexts } from '../expressions/marks';
 import { isUnknown, valueAt, type AttrPath } from '../../provider/values';
+import type { InstancePlan } from './types';
 
 /** Sensitive paths of one planned instance. Absent in plans saved before marks were recorded. */
 export interface InstanceMarks {
@@ -81,6 +82,20 @@ export function textsAt(value: unknown, paths: readonly AttrPath[]): string[] {
   const out: string[] = [];
   for (const p of paths) leafTexts(valueAt(value, p), out);
   return out.filter((t) => t.length >= MIN_ECHO_LENGTH);
+}
+
+/**
+ * The texts at a planned instance's sensitive paths, before and after: its schema's sensitive
+ * attributes and its marks (the paths its render-model change lists as beforeSensitive and
+ * afterSensitive).
+ */
+export function instanceSecretTexts(ip: InstancePlan): string[] {
+  if (ip.sensitive.length === 0 && !ip.marks) return [];
+  const names = ip.sensitive.map((k): AttrPath => [k]);
+  return [
+    ...textsAt(ip.change.prior, [...names, ...(ip.marks?.before ?? [])]),
+    ...textsAt(ip.change.planned, [...names, ...(ip.marks?.after ?? [])]),
+  ];
 }
 
 /** The marks of a planned instance, from its configuration's marks and what the state recorded. */

@@ -9,10 +9,8 @@ import { isTerminalAlloc } from '../state';
 import type { Ask } from './resources';
 import { T, childKey } from '../tables';
 
-export interface NodeUse {
-  cpu: number;
-  memoryMB: number;
-  diskMB: number;
+/** What the node's live allocations hold, and by whom. */
+export interface NodeUse extends Ask {
   /**
    * How many live allocations each `<ns>/<job>/<group>` has on the node, for anti-affinity, spreads
    * and distinct_hosts. Counts, not a list of owners: placement asks how many an owner has, and an
@@ -35,19 +33,22 @@ export function heldBy(a: Pick<AllocRecord, 'Resources'>): Ask {
   return { cpu: a.Resources.CPU, memoryMB: a.Resources.MemoryMB, diskMB: a.Resources.DiskMB };
 }
 
+/** Adds `amount` to what `u` holds (sign 1), or takes it off (-1). */
+export function shift(u: Ask, amount: Ask, sign: 1 | -1): void {
+  u.cpu += sign * amount.cpu;
+  u.memoryMB += sign * amount.memoryMB;
+  u.diskMB += sign * amount.diskMB;
+}
+
 /** Counts `amount` and its owner on the node. */
 export function take(u: NodeUse, amount: Ask, owner: string): void {
-  u.cpu += amount.cpu;
-  u.memoryMB += amount.memoryMB;
-  u.diskMB += amount.diskMB;
+  shift(u, amount, 1);
   u.owners.set(owner, (u.owners.get(owner) ?? 0) + 1);
 }
 
 /** Undoes a take of `amount` by `owner`. */
 export function give(u: NodeUse, amount: Ask, owner: string): void {
-  u.cpu -= amount.cpu;
-  u.memoryMB -= amount.memoryMB;
-  u.diskMB -= amount.diskMB;
+  shift(u, amount, -1);
   const n = u.owners.get(owner);
   if (n === undefined) return;
   if (n > 1) u.owners.set(owner, n - 1);

@@ -5,7 +5,7 @@
  */
 import type { AllocMetricRecord, AllocRecord, Job, NodeRecord } from '../model';
 import { checkConstraint, constraintKey, globMatch, resolveTarget, type ConstraintLike } from './constraints';
-import { heldBy, ownedUnder, ownerOf, type NodeUse } from './node-usage';
+import { heldBy, ownedUnder, ownerOf, shift, type NodeUse } from './node-usage';
 import { findGroup, groupAsk, type Ask, type Group } from './resources';
 
 export interface Placed {
@@ -70,17 +70,13 @@ class PlacerUse {
   }
 
   take(amount: Ask, owner: string): void {
-    this.cpu += amount.cpu;
-    this.memoryMB += amount.memoryMB;
-    this.diskMB += amount.diskMB;
+    shift(this, amount, 1);
     this.change(owner, 1);
   }
 
   /** Undoes a take of `amount` by `owner` (the owner's count only if it has one there). */
   give(amount: Ask, owner: string): void {
-    this.cpu -= amount.cpu;
-    this.memoryMB -= amount.memoryMB;
-    this.diskMB -= amount.diskMB;
+    shift(this, amount, -1);
     if (this.count(owner) > 0) this.change(owner, -1);
   }
 
