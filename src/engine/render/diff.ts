@@ -19,6 +19,12 @@ export interface DiffLine {
   comment?: string;
 }
 
+/**
+ * Where a diff's lines go as they are written: collected as DiffLines, or laid out at once by the text
+ * renderer (a plan of new jobs writes thousands of lines; no object per line to make and then read).
+ */
+export type LineSink = (depth: number, sym: Sym, text: string, comment?: string) => void;
+
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 
 interface Label {
@@ -35,6 +41,15 @@ interface Paths {
   replacePaths: AttrPath[];
 }
 
+interface WholeOptions {
+  /** After the value, before the comma: ` -> null`, ` -> (known after apply)`. */
+  tail?: string;
+  /** The symbol of the first line, when it differs from the rest's. */
+  headSym?: Sym;
+}
+
+const NO_OPTIONS: WholeOptions = {};
+const FORCES = 'forces replacement';
 const NO_PATHS: Paths = { beforeSensitive: [], afterSensitive: [], afterUnknown: [], replacePaths: [] };
 const ELEMENT: Label = { elem: true };
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -103,9 +118,12 @@ function keyText(k: string, top: boolean): string {
 
 const SPACES: string[] = [];
 
+function spaces(n: number): string {
+  return (SPACES[n] ??= ' '.repeat(n));
+}
+
 function pad(s: string, width: number): string {
-  const n = Math.max(0, width - s.length);
-  return s + (SPACES[n] ??= ' '.repeat(n));
+  return s + spaces(Math.max(0, width - s.length));
 }
 
 /** Longest common subsequence as a list of operations, by an equality. */
@@ -150,7 +168,7 @@ function lcs<T>(a: T[], b: T[], eq: (x: T, y: T) => boolean): ('eq' | 'del' | 'a
  * while the code is still cold (interpreted), where each call and object per line counts.
  */
 function writeJsonWhole(
-  out: DiffLine[],
+  out: LineSink,
   prefix: string,
   suffix: string,
   v: unknown,
@@ -158,43 +176,57 @@ function writeJsonWhole(
   depth: number,
   after: boolean,
 ): void {
-  if (after && isUnknown(v)) {
-    out.push({ depth, sym, text: prefix + KNOWN_AFTER_APPLY + suffix });
-    return;
-  }
+  // Most values are strings and numbers: settled first, with no call but the line's. A string that
+  // may hold JSON (it starts with a brace, a bracket or a space) or lines of text takes the long way.
   if (typeof v === 'string') {
-    const json = parseJsonStructure(v);
-    if (json !== undefined) {
-      out.push({ depth, sym, text: prefix + 'jsonencode(' });
-      writeJsonWhole(out, '', '', json, sym, depth + 1, after);
-      out.push({ depth, sym: ' ', text: ')' + suffix });
-      return;
+    const c = v.charCodeAt(0);
+    if (c === 0x7b || c === 0x5b || c <= 0x20 || c >= 0x80 || v.includes('\n')) {
+      return writeJsonText(out, prefix, suffix, v, sym, depth, after);
     }
-    if (v.includes('\n')) {
-      out.push({ depth, sym, text: prefix + '<<-EOT' });
-      for (const line of v.replace(/\n$/, '').split('\n'))
-        out.push({ depth: depth + 1, sym: ' ', text: line });
-      out.push({ depth, sym: ' ', text: 'EOT' + suffix });
-      return;
-    }
-  } else if (Array.isArray(v)) {
-    if (v.length === 0) {
-      out.push({ depth, sym, text: prefix + '[]' + suffix });
-      return;
-    }
-    out.push({ depth, sym, text: prefix + '[' });
-    for (let i = 0; i < v.length; i++) writeJsonWhole(out, '', ',', v[i], sym, depth + 1, after);
-    out.push({ depth, sym: ' ', text: ']' + suffix });
-    return;
-  } else if (isObj(v)) {
-    return writeJsonObject(out, prefix, suffix, v, sym, depth, after);
+    return out(depth, sym, prefix + JSON.stringify(v) + suffix);
   }
-  out.push({ depth, sym, text: prefix + formatPrimitive(v) + suffix });
+  if (typeof v !== 'object' || v === null) {
+    return out(depth, sym, prefix + (v === undefined || v === null ? 'null' : String(v)) + suffix);
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return out(depth, sym, prefix + '[]' + suffix);
+    out(depth, sym, prefix + '[');
+    for (let i = 0; i < v.length; i++) writeJsonWhole(out, '', ',', v[i], sym, depth + 1, after);
+    return out(depth, ' ', ']' + suffix);
+  }
+  if (isUnknown(v)) {
+    return out(depth, sym, prefix + (after ? KNOWN_AFTER_APPLY : formatPrimitive(v)) + suffix);
+  }
+  writeJsonObject(out, prefix, suffix, v as Obj, sym, depth, after);
+}
+
+/** writeJsonWhole of a string that may be JSON itself, or a heredoc. */
+function writeJsonText(
+  out: LineSink,
+  prefix: string,
+  suffix: string,
+  v: string,
+  sym: Sym,
+  depth: number,
+  after: boolean,
+): void {
+  const json = parseJsonStructure(v);
+  if (json !== undefined) {
+    out(depth, sym, prefix + 'jsonencode(');
+    writeJsonWhole(out, '', '', json, sym, depth + 1, after);
+    return out(depth, ' ', ')' + suffix);
+  }
+  if (v.includes('\n')) {
+    out(depth, sym, prefix + '<<-EOT');
+    for (const line of v.replace(/\n$/, '').split('\n')) out(depth + 1, ' ', line);
+    return out(depth, ' ', 'EOT' + suffix);
+  }
+  out(depth, sym, prefix + JSON.stringify(v) + suffix);
 }
 
 /** writeJsonWhole of an object: its keys sorted, the names padded to the longest. */
 function writeJsonObject(
-  out: DiffLine[],
+  out: LineSink,
   prefix: string,
   suffix: string,
   v: Obj,
@@ -203,11 +235,8 @@ function writeJsonObject(
   after: boolean,
 ): void {
   const keys = Object.keys(v).sort();
-  if (keys.length === 0) {
-    out.push({ depth, sym, text: prefix + '{}' + suffix });
-    return;
-  }
-  out.push({ depth, sym, text: prefix + '{' });
+  if (keys.length === 0) return out(depth, sym, prefix + '{}' + suffix);
+  out(depth, sym, prefix + '{');
   const texts = new Array<string>(keys.length);
   let width = 0;
   for (let i = 0; i < keys.length; i++) {
@@ -215,9 +244,12 @@ function writeJsonObject(
     if (text.length > width) width = text.length;
   }
   for (let i = 0; i < keys.length; i++) {
-    writeJsonWhole(out, pad(texts[i]!, width) + ' = ', '', v[keys[i]!], sym, depth + 1, after);
+    const text = texts[i]!;
+    const n = width - text.length;
+    const label = text + (SPACES[n] ?? spaces(n)) + ' = ';
+    writeJsonWhole(out, label, '', v[keys[i]!], sym, depth + 1, after);
   }
-  out.push({ depth, sym: ' ', text: '}' + suffix });
+  out(depth, ' ', '}' + suffix);
 }
 
 class DiffWriter {
@@ -225,7 +257,7 @@ class DiffWriter {
   private readonly plain: boolean;
 
   constructor(
-    readonly out: DiffLine[],
+    private readonly out: LineSink,
     private readonly paths: Paths,
   ) {
     this.plain =
@@ -235,16 +267,12 @@ class DiffWriter {
       paths.replacePaths.length === 0;
   }
 
-  private emit(depth: number, sym: Sym, text: string, comment?: string): void {
-    this.out.push(comment ? { depth, sym, text, comment } : { depth, sym, text });
-  }
-
   private unknownAt(path: AttrPath, v: unknown): boolean {
     return isUnknown(v) || (!this.plain && covered(this.paths.afterUnknown, path));
   }
 
   private forces(path: AttrPath): string | undefined {
-    return !this.plain && exactly(this.paths.replacePaths, path) ? 'forces replacement' : undefined;
+    return !this.plain && exactly(this.paths.replacePaths, path) ? FORCES : undefined;
   }
 
   changed(b: unknown, a: unknown, path: AttrPath): boolean {
@@ -265,46 +293,48 @@ class DiffWriter {
     path: AttrPath,
     depth: number,
     side: 'before' | 'after',
-    opts: { tail?: string; headSym?: Sym } = {},
+    opts: WholeOptions = NO_OPTIONS,
   ): void {
     const prefix = label.key !== undefined ? `${label.key} = ` : '';
     const suffix = label.elem ? ',' : '';
     const head = opts.headSym ?? sym;
     const tail = opts.tail ?? '';
-    const forces = this.forces(path);
-    const sensitive =
-      !this.plain &&
-      covered(side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive, path);
-    if (sensitive) return this.emit(depth, head, `${prefix}${SENSITIVE_TEXT}${tail}${suffix}`, forces);
-    if (side === 'after' && this.unknownAt(path, v)) {
-      return this.emit(depth, head, `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
+    // Each list is looked at only when it has paths: a created resource has only unknown ones.
+    const { replacePaths, afterUnknown } = this.paths;
+    const forces = replacePaths.length > 0 && exactly(replacePaths, path) ? FORCES : undefined;
+    const sensitivePaths = side === 'before' ? this.paths.beforeSensitive : this.paths.afterSensitive;
+    if (sensitivePaths.length > 0 && covered(sensitivePaths, path)) {
+      return this.out(depth, head, `${prefix}${SENSITIVE_TEXT}${tail}${suffix}`, forces);
     }
-    const json = parseJsonStructure(v);
+    if (side === 'after' && (isUnknown(v) || (afterUnknown.length > 0 && covered(afterUnknown, path)))) {
+      return this.out(depth, head, `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
+    }
+    const json = typeof v === 'string' ? parseJsonStructure(v) : undefined;
     if (json !== undefined) {
-      this.emit(depth, head, `${prefix}jsonencode(`, forces);
+      this.out(depth, head, `${prefix}jsonencode(`, forces);
       // Inside a JSON string no attribute path applies: the string as a whole was checked above.
       writeJsonWhole(this.out, '', '', json, sym, depth + 1, side === 'after');
-      return this.emit(depth, ' ', `)${tail}${suffix}`);
+      return this.out(depth, ' ', `)${tail}${suffix}`);
     }
     if (typeof v === 'string' && v.includes('\n')) {
-      this.emit(depth, head, `${prefix}<<-EOT`, forces);
-      for (const line of v.replace(/\n$/, '').split('\n')) this.emit(depth + 1, ' ', line);
-      return this.emit(depth, ' ', `EOT${tail}${suffix}`);
+      this.out(depth, head, `${prefix}<<-EOT`, forces);
+      for (const line of v.replace(/\n$/, '').split('\n')) this.out(depth + 1, ' ', line);
+      return this.out(depth, ' ', `EOT${tail}${suffix}`);
     }
     if (Array.isArray(v)) {
-      if (v.length === 0) return this.emit(depth, head, `${prefix}[]${tail}${suffix}`, forces);
-      this.emit(depth, head, `${prefix}[`, forces);
+      if (v.length === 0) return this.out(depth, head, `${prefix}[]${tail}${suffix}`, forces);
+      this.out(depth, head, `${prefix}[`, forces);
       for (let i = 0; i < v.length; i++) {
         path.push(i);
         this.whole(ELEMENT, v[i], sym, path, depth + 1, side);
         path.pop();
       }
-      return this.emit(depth, ' ', `]${tail}${suffix}`);
+      return this.out(depth, ' ', `]${tail}${suffix}`);
     }
     if (isObj(v)) {
       const keys = Object.keys(v).sort();
-      if (keys.length === 0) return this.emit(depth, head, `${prefix}{}${tail}${suffix}`, forces);
-      this.emit(depth, head, `${prefix}{`, forces);
+      if (keys.length === 0) return this.out(depth, head, `${prefix}{}${tail}${suffix}`, forces);
+      this.out(depth, head, `${prefix}{`, forces);
       const texts = keys.map((k) => keyText(k, false));
       let width = 0;
       for (let i = 0; i < texts.length; i++) width = Math.max(width, texts[i]!.length);
@@ -314,9 +344,9 @@ class DiffWriter {
         this.whole({ key: pad(texts[i]!, width) }, v[k], sym, path, depth + 1, side);
         path.pop();
       }
-      return this.emit(depth, ' ', `}${tail}${suffix}`);
+      return this.out(depth, ' ', `}${tail}${suffix}`);
     }
-    this.emit(depth, head, `${prefix}${formatPrimitive(v)}${tail}${suffix}`, forces);
+    this.out(depth, head, `${prefix}${formatPrimitive(v)}${tail}${suffix}`, forces);
   }
 
   /** Renders a change between two values (the caller has established that they differ). */
@@ -334,16 +364,16 @@ class DiffWriter {
           ? KNOWN_AFTER_APPLY
           : `${SENSITIVE_TEXT} -> ${KNOWN_AFTER_APPLY}`
         : `${SENSITIVE_TEXT}${aAbsent ? ' -> null' : ''}`;
-      return this.emit(depth, sym, `${prefix}${text}${suffix}`, forces);
+      return this.out(depth, sym, `${prefix}${text}${suffix}`, forces);
     }
     if (aUnknown) {
-      if (bAbsent) return this.emit(depth, '+', `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
+      if (bAbsent) return this.out(depth, '+', `${prefix}${KNOWN_AFTER_APPLY}${suffix}`, forces);
       if (
         !isStruct(b) &&
         parseJsonStructure(b) === undefined &&
         !(typeof b === 'string' && b.includes('\n'))
       ) {
-        return this.emit(
+        return this.out(
           depth,
           '~',
           `${prefix}${formatPrimitive(b)} -> ${KNOWN_AFTER_APPLY}${suffix}`,
@@ -361,32 +391,27 @@ class DiffWriter {
     const bJson = parseJsonStructure(b);
     const aJson = parseJsonStructure(a);
     if (bJson !== undefined && aJson !== undefined) {
-      this.emit(depth, '~', `${prefix}jsonencode(`, forces);
+      this.out(depth, '~', `${prefix}jsonencode(`, forces);
       const inner = new DiffWriter(this.out, NO_PATHS);
       if (inner.changed(bJson, aJson, [])) inner.pair({}, bJson, aJson, [], depth + 1);
-      else this.emit(depth + 1, ' ', '# (whitespace changes only)');
-      return this.emit(depth, ' ', `)${suffix}`);
+      else this.out(depth + 1, ' ', '# (whitespace changes only)');
+      return this.out(depth, ' ', `)${suffix}`);
     }
     if (Array.isArray(b) && Array.isArray(a)) {
-      this.emit(depth, '~', `${prefix}[`, forces);
+      this.out(depth, '~', `${prefix}[`, forces);
       this.listBody(b, a, path, depth + 1);
-      return this.emit(depth, ' ', `]${suffix}`);
+      return this.out(depth, ' ', `]${suffix}`);
     }
     if (isObj(b) && isObj(a)) {
-      this.emit(depth, '~', `${prefix}{`, forces);
+      this.out(depth, '~', `${prefix}{`, forces);
       this.objectBody(b, a, path, depth + 1, { hideUnchanged: true, top: false });
-      return this.emit(depth, ' ', `}${suffix}`);
+      return this.out(depth, ' ', `}${suffix}`);
     }
     if (!isStruct(b) && !isStruct(a)) {
       if (typeof b === 'string' && typeof a === 'string' && (b.includes('\n') || a.includes('\n'))) {
         return this.heredocDiff(prefix, suffix, b, a, depth, forces);
       }
-      return this.emit(
-        depth,
-        '~',
-        `${prefix}${formatPrimitive(b)} -> ${formatPrimitive(a)}${suffix}`,
-        forces,
-      );
+      return this.out(depth, '~', `${prefix}${formatPrimitive(b)} -> ${formatPrimitive(a)}${suffix}`, forces);
     }
     // The kind changed (e.g. string to map): show the old value removed and the new one added.
     this.whole(label, b, '-', path, depth, 'before');
@@ -416,7 +441,7 @@ class DiffWriter {
       else hidden++;
     }
     if (hidden > 0) {
-      this.emit(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'attribute' : 'attributes'} hidden)`);
+      this.out(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'attribute' : 'attributes'} hidden)`);
     }
   }
 
@@ -432,7 +457,7 @@ class DiffWriter {
     let hidden = 0;
     const flushHidden = (): void => {
       if (hidden > 0) {
-        this.emit(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'element' : 'elements'} hidden)`);
+        this.out(depth, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'element' : 'elements'} hidden)`);
       }
       hidden = 0;
     };
@@ -487,7 +512,7 @@ class DiffWriter {
     const bl = b.replace(/\n$/, '').split('\n');
     const al = a.replace(/\n$/, '').split('\n');
     const ops = lcs(bl, al, (x, y) => x === y);
-    this.emit(depth, '~', `${prefix}<<-EOT`, forces);
+    this.out(depth, '~', `${prefix}<<-EOT`, forces);
     const changedAt = ops.map((o) => o !== 'eq');
     const nearChange = (idx: number): boolean => {
       for (let d = -CONTEXT_LINES; d <= CONTEXT_LINES; d++) if (changedAt[idx + d]) return true;
@@ -498,27 +523,27 @@ class DiffWriter {
     let hidden = 0;
     const flush = (): void => {
       if (hidden > 0)
-        this.emit(depth + 1, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'line' : 'lines'} hidden)`);
+        this.out(depth + 1, ' ', `# (${hidden} unchanged ${hidden === 1 ? 'line' : 'lines'} hidden)`);
       hidden = 0;
     };
     ops.forEach((op, idx) => {
       if (op === 'eq') {
         if (nearChange(idx)) {
           flush();
-          this.emit(depth + 1, ' ', al[ai]!);
+          this.out(depth + 1, ' ', al[ai]!);
         } else hidden++;
         bi++;
         ai++;
       } else if (op === 'del') {
         flush();
-        this.emit(depth + 1, '-', bl[bi++]!);
+        this.out(depth + 1, '-', bl[bi++]!);
       } else {
         flush();
-        this.emit(depth + 1, '+', al[ai++]!);
+        this.out(depth + 1, '+', al[ai++]!);
       }
     });
     flush();
-    this.emit(depth, ' ', `EOT${suffix}`);
+    this.out(depth, ' ', `EOT${suffix}`);
   }
 }
 
@@ -555,15 +580,10 @@ function shownAfterKeys(after: Obj, afterUnknown: AttrPath[]): string[] {
   return keys.sort();
 }
 
-/** The `resource "type" "name" { ... }` block of one change. */
-export function resourceLines(rc: ResourceChange): DiffLine[] {
-  const out: DiffLine[] = [];
+/** The `resource "type" "name" { ... }` block of one change, line by line into `out`. */
+export function writeResourceLines(rc: ResourceChange, out: LineSink): void {
   const w = new DiffWriter(out, rc);
-  out.push({
-    depth: 0,
-    sym: actionSymbol(rc),
-    text: `${rc.mode === 'data' ? 'data' : 'resource'} "${rc.type}" "${rc.name}" {`,
-  });
+  out(0, actionSymbol(rc), `${rc.mode === 'data' ? 'data' : 'resource'} "${rc.type}" "${rc.name}" {`);
   if (rc.action === 'create' || rc.action === 'read') {
     const after = rc.after ?? {};
     const keys = shownAfterKeys(after, rc.afterUnknown);
@@ -589,17 +609,31 @@ export function resourceLines(rc: ResourceChange): DiffLine[] {
       alwaysShow: IDENTIFYING,
     });
   }
-  out.push({ depth: 0, sym: ' ', text: '}' });
+  out(0, ' ', '}');
+}
+
+/** A sink that keeps the lines. */
+function collect(out: DiffLine[]): LineSink {
+  return (depth, sym, text, comment) => {
+    out.push(comment ? { depth, sym, text, comment } : { depth, sym, text });
+  };
+}
+
+/** The `resource "type" "name" { ... }` block of one change. */
+export function resourceLines(rc: ResourceChange): DiffLine[] {
+  const out: DiffLine[] = [];
+  writeResourceLines(rc, collect(out));
   return out;
 }
 
 /** `+ url = "..."` lines for the output changes that do something. */
 export function outputLines(changes: OutputChange[]): DiffLine[] {
   const out: DiffLine[] = [];
+  const sink = collect(out);
   const shown = changes.filter((c) => c.action !== 'noop');
   const width = Math.max(0, ...shown.map((c) => keyText(c.name, true).length));
   for (const c of shown) {
-    const w = new DiffWriter(out, {
+    const w = new DiffWriter(sink, {
       beforeSensitive: c.sensitive ? [[]] : [],
       afterSensitive: c.sensitive ? [[]] : [],
       afterUnknown: c.afterUnknown ? [[]] : [],
@@ -632,7 +666,32 @@ const SYM_COLUMN: Record<Sym, string> = {
   ' ': '   ',
 };
 
-/** Plain-text layout of diff lines: four spaces per level, the symbol right-aligned in three columns. */
+const leads: Record<Sym, string[]> = {
+  '+': [],
+  '-': [],
+  '~': [],
+  '-/+': [],
+  '+/-': [],
+  '<=': [],
+  '.': [],
+  ' ': [],
+};
+
+/**
+ * What a plain-text line starts with (its indent and its symbol's column) by symbol and depth, as far
+ * as leadOf has made them: the text renderer looks here first, as a call per line costs in cold code.
+ */
+export const LEADS: Readonly<Record<Sym, readonly string[]>> = leads;
+
+export function leadOf(depth: number, sym: Sym): string {
+  return (leads[sym][depth] ??= `${indentOf(depth)}${SYM_COLUMN[sym]} `);
+}
+
+/** Plain-text layout of a diff line: four spaces per level, the symbol right-aligned in three columns. */
+export function layoutParts(depth: number, sym: Sym, text: string, comment?: string): string {
+  return `${leadOf(depth, sym)}${text}${comment ? ` # ${comment}` : ''}`;
+}
+
 export function layoutLine(l: DiffLine): string {
-  return `${indentOf(l.depth)}${SYM_COLUMN[l.sym]} ${l.text}${l.comment ? ` # ${l.comment}` : ''}`;
+  return layoutParts(l.depth, l.sym, l.text, l.comment);
 }

@@ -6,12 +6,16 @@
 import { formatDiagnostic, type Diagnostic } from '../../provider/values';
 import {
   type DiffLine,
+  type LineSink,
   type Sym,
   actionSymbol,
   indentOf,
   layoutLine,
+  layoutParts,
+  leadOf,
+  LEADS,
   outputLines,
-  resourceLines,
+  writeResourceLines,
 } from './diff';
 import {
   type PlanModel,
@@ -70,11 +74,26 @@ function colorSym(sym: Sym, st: Style): string {
   }
 }
 
+function colorLine(depth: number, sym: Sym, text: string, comment: string | undefined, st: Style): string {
+  const note = comment ? ` ${st.red(`# ${comment}`)}` : '';
+  return `${indentOf(depth)}${colorSym(sym, st)} ${text.startsWith('# (') ? st.dim(text) : text}${note}`;
+}
+
 function renderLine(l: DiffLine, st: Style): string {
-  if (!st.color) return layoutLine(l);
-  const comment = l.comment ? ` ${st.red(`# ${l.comment}`)}` : '';
-  const text = l.text.startsWith('# (') ? st.dim(l.text) : l.text;
-  return `${indentOf(l.depth)}${colorSym(l.sym, st)} ${text}${comment}`;
+  return st.color ? colorLine(l.depth, l.sym, l.text, l.comment, st) : layoutLine(l);
+}
+
+/** A diff sink that lays each line out as it comes, onto `lines`. */
+function lineLayout(lines: string[], st: Style): LineSink {
+  return st.color
+    ? (depth, sym, text, comment) => {
+        lines.push(colorLine(depth, sym, text, comment, st));
+      }
+    : (depth, sym, text, comment) => {
+        lines.push(
+          comment ? layoutParts(depth, sym, text, comment) : (LEADS[sym][depth] ?? leadOf(depth, sym)) + text,
+        );
+      };
 }
 
 function headline(rc: ResourceChange): string {
@@ -169,8 +188,7 @@ export function renderResourceText(rc: ResourceChange, st: Style): string[] {
   lines.push(`${indent}${st.bold(`# ${headlineAddress(rc)}`)} ${headline(rc)}`);
   lines.push(...notes(rc));
   if (rc.constructPath) lines.push(st.dim(`  # (construct ${rc.constructPath})`));
-  const diff = resourceLines(rc);
-  for (let i = 0; i < diff.length; i++) lines.push(renderLine(diff[i]!, st));
+  writeResourceLines(rc, lineLayout(lines, st));
   if (rc.scheduler)
     for (const s of schedulerLines(rc.scheduler))
       lines.push(`    ${s.startsWith('Task group') ? st.red(s) : s}`);
