@@ -10,7 +10,7 @@
  * beneath it.
  */
 import type { PlannedChange, SchedulerAnnotations } from '../../provider/resource';
-import { type AttrPath, type Diagnostic, isUnknown } from '../../provider/values';
+import { type AttrPath, type Diagnostic, UNKNOWN_MARK, isUnknown } from '../../provider/values';
 import { compareAddresses, parseAddress } from '../state/address';
 
 /** `forget`: a removed block with destroy = false drops it from the state and leaves it on the cluster. */
@@ -211,29 +211,28 @@ export function splitAddress(
 
 /** Paths of UNKNOWN markers inside a value. */
 export function unknownPaths(value: unknown, path: AttrPath = []): AttrPath[] {
+  if (isUnknown(value)) return [[...path]];
   const out: AttrPath[] = [];
-  collectUnknownPaths(value, [...path], out);
+  if (typeof value === 'object' && value !== null) collectUnknownPaths(value, [...path], out);
   return out;
 }
 
-/** One walk that copies a path only where a marker is found: every planned value goes through here. */
-function collectUnknownPaths(value: unknown, path: AttrPath, out: AttrPath[]): void {
-  if (isUnknown(value)) {
-    out.push([...path]);
-    return;
-  }
-  if (value === null || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      path.push(i);
-      collectUnknownPaths(value[i], path, out);
-      path.pop();
-    }
-    return;
-  }
-  for (const k of Object.keys(value)) {
-    path.push(k);
-    collectUnknownPaths((value as Record<string, unknown>)[k], path, out);
+/**
+ * One walk that copies a path only where a marker is found: every planned value goes through here.
+ * Each child is judged here, before any call (a call per value was most of the walk, in code still
+ * cold): only objects and arrays are gone into, markers spotted by their mark.
+ */
+function collectUnknownPaths(value: object, path: AttrPath, out: AttrPath[]): void {
+  const list = Array.isArray(value) ? (value as unknown[]) : undefined;
+  const keys = list ? undefined : Object.keys(value);
+  const n = list ? list.length : keys!.length;
+  for (let i = 0; i < n; i++) {
+    const key = list ? i : keys![i]!;
+    const child = list ? list[i] : (value as Record<string, unknown>)[key];
+    if (typeof child !== 'object' || child === null) continue;
+    path.push(key);
+    if ((child as Record<string, unknown>)[UNKNOWN_MARK] === true) out.push(path.slice());
+    else collectUnknownPaths(child, path, out);
     path.pop();
   }
 }
