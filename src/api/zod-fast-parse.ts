@@ -78,9 +78,18 @@ function compileObject(node: Node): Parse {
  * lookup by key, and the responses of a deploy took twice as long to decode in a short command.
  * Where zod may not generate code either (`allowsEval`: its `jitless` setting, or a runtime that
  * forbids it), the object is left to zod.
+ *
+ * The code is written when the object first meets a value: a schema's tree is read whole (whether the
+ * fast path models it), but of the job schema's fifty-odd objects a jobspec reaches a handful, and
+ * compiling the rest cost every plan about 10 M instructions (50 functions generated, 8 used).
  */
 function generatedObjectParser(fields: Field[], keepExtra: boolean): Parse {
   if (!zodUtil.allowsEval.value) throw new Unsupported();
+  let parse: Parse | undefined;
+  return (value) => (parse ??= objectParserCode(fields, keepExtra))(value);
+}
+
+function objectParserCode(fields: Field[], keepExtra: boolean): Parse {
   const steps = fields.map((f, i) => {
     const key = JSON.stringify(f.key);
     // Presence first, as zod decides it (`in`): a jobspec leaves most fields out, and an absent field

@@ -3,6 +3,7 @@
  * `cdk.tf.json` is read from there, and its state lives where its local backend says (cdktf's default
  * `terraform.<stack>.tfstate` in the project directory).
  */
+import { safeParseOnce } from '../common/parse-once';
 import type * as ChildProcess from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -53,7 +54,7 @@ export function loadProject(dir: string): Project {
   } catch (e) {
     throw new ProjectError(`${file}: ${(e as Error).message}`);
   }
-  const r = CdktfJsonSchema.safeParse(raw);
+  const r = safeParseOnce(CdktfJsonSchema, raw);
   if (!r.success)
     throw new ProjectError(
       `${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

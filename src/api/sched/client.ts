@@ -1,14 +1,32 @@
+import { lazyModule } from '../../common/lazy-module';
 import { Transport, type TransportOptions } from '../transport';
-import { AclApi } from './acl';
-import { AllocationsApi } from './allocations';
-import { DeploymentsApi } from './deployments';
-import { EvaluationsApi } from './evaluations';
-import { EventsApi } from './events';
+import type { AclApi } from './acl';
+import type { AllocationsApi } from './allocations';
+import type { DeploymentsApi } from './deployments';
+import type { EvaluationsApi } from './evaluations';
+import type { EventsApi } from './events';
 import { JobsApi } from './jobs';
-import { NamespacesApi } from './namespaces';
-import { NodesApi } from './nodes';
+import type { NamespacesApi } from './namespaces';
+import type { NodesApi } from './nodes';
 
 export type SchedClientOptions = Omit<TransportOptions, 'service'>;
+
+/*
+ * Each API but the jobs' is required on first use, and with it the zod schemas it decodes with: a plan
+ * of jobs uses the jobs API only, and building the schemas of the others (nodes, allocations, the
+ * event stream, ...) cost every plan about 12 M instructions, with the allocation lists of jobs.ts.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const apis = {
+  acl: lazyModule(() => (require('./acl') as typeof import('./acl')).AclApi),
+  allocations: lazyModule(() => (require('./allocations') as typeof import('./allocations')).AllocationsApi),
+  deployments: lazyModule(() => (require('./deployments') as typeof import('./deployments')).DeploymentsApi),
+  evaluations: lazyModule(() => (require('./evaluations') as typeof import('./evaluations')).EvaluationsApi),
+  events: lazyModule(() => (require('./events') as typeof import('./events')).EventsApi),
+  namespaces: lazyModule(() => (require('./namespaces') as typeof import('./namespaces')).NamespacesApi),
+  nodes: lazyModule(() => (require('./nodes') as typeof import('./nodes')).NodesApi),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * Typed client of the scheduler API. Every read resolves to `{ value, meta }`; every call takes an
@@ -18,13 +36,13 @@ export type SchedClientOptions = Omit<TransportOptions, 'service'>;
 export class SchedClient {
   readonly transport: Transport;
   readonly jobs: JobsApi;
-  readonly allocations: AllocationsApi;
-  readonly deployments: DeploymentsApi;
-  readonly evaluations: EvaluationsApi;
-  readonly nodes: NodesApi;
-  readonly namespaces: NamespacesApi;
-  readonly events: EventsApi;
-  readonly acl: AclApi;
+  private acl_?: AclApi;
+  private allocations_?: AllocationsApi;
+  private deployments_?: DeploymentsApi;
+  private evaluations_?: EvaluationsApi;
+  private events_?: EventsApi;
+  private namespaces_?: NamespacesApi;
+  private nodes_?: NodesApi;
 
   /** Pass options to own a new transport, or an existing scheduler transport to share it. */
   constructor(opts: SchedClientOptions | Transport = {}) {
@@ -35,13 +53,34 @@ export class SchedClient {
       this.transport = new Transport({ ...opts, service: 'scheduler' });
     }
     this.jobs = new JobsApi(this.transport);
-    this.allocations = new AllocationsApi(this.transport);
-    this.deployments = new DeploymentsApi(this.transport);
-    this.evaluations = new EvaluationsApi(this.transport);
-    this.nodes = new NodesApi(this.transport);
-    this.namespaces = new NamespacesApi(this.transport);
-    this.events = new EventsApi(this.transport);
-    this.acl = new AclApi(this.transport);
+  }
+
+  get allocations(): AllocationsApi {
+    return (this.allocations_ ??= new (apis.allocations())(this.transport));
+  }
+
+  get deployments(): DeploymentsApi {
+    return (this.deployments_ ??= new (apis.deployments())(this.transport));
+  }
+
+  get evaluations(): EvaluationsApi {
+    return (this.evaluations_ ??= new (apis.evaluations())(this.transport));
+  }
+
+  get nodes(): NodesApi {
+    return (this.nodes_ ??= new (apis.nodes())(this.transport));
+  }
+
+  get namespaces(): NamespacesApi {
+    return (this.namespaces_ ??= new (apis.namespaces())(this.transport));
+  }
+
+  get events(): EventsApi {
+    return (this.events_ ??= new (apis.events())(this.transport));
+  }
+
+  get acl(): AclApi {
+    return (this.acl_ ??= new (apis.acl())(this.transport));
   }
 
   /** Releases the connection pool (shared pools close when their last user closes). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazyModule } from '../../common/lazy-module';
 import { RequestValidationError } from '../errors';
 import type { QueryOptions, Transport } from '../transport';
 import { prefixListQuery } from './list-query';
@@ -11,44 +12,42 @@ import {
   withParams,
 } from './options';
 import { seg } from './paths';
+import type { AllocationStatus, AllocationStub } from './schemas/allocation';
+import { DeploymentSchema, type Deployment } from './schemas/deployment';
+import { EvaluationSchema, type Evaluation } from './schemas/evaluation';
 import {
-  AllocationStatusSchema,
-  AllocationStubSchema,
-  DeploymentSchema,
-  EvaluationSchema,
-  JobDeregisterResponseSchema,
   JobAttributesSchema,
-  JobDispatchResponseSchema,
-  JobPlanPassedDiffResponseSchema,
-  JobPlanResponseSchema,
-  JobRegisterResponseSchema,
   JobSchema,
-  JobStabilityResponseSchema,
   JobStubSchema,
   JobSubmissionSchema,
   JobSummarySchema,
-  JobVersionsResponseSchema,
-  PeriodicForceResponseSchema,
-  type AllocationStatus,
-  type AllocationStub,
-  type Deployment,
-  type Evaluation,
   type Job,
   type JobAttributes,
-  type JobDeregisterResponse,
-  type JobDispatchResponse,
-  type JobParseRequest,
-  type JobPlanPassedDiffResponse,
-  type JobPlanResponse,
-  type JobRegisterRequest,
-  type JobRegisterResponse,
-  type JobStabilityResponse,
   type JobStub,
   type JobSubmission,
   type JobSummary,
+} from './schemas/job';
+import {
+  JobPlanPassedDiffResponseSchema,
+  JobPlanResponseSchema,
+  type JobPlanPassedDiffResponse,
+  type JobPlanResponse,
+} from './schemas/plan';
+import type { JobParseRequest, JobRegisterRequest } from './schemas/requests';
+import {
+  JobDeregisterResponseSchema,
+  JobDispatchResponseSchema,
+  JobRegisterResponseSchema,
+  JobStabilityResponseSchema,
+  JobVersionsResponseSchema,
+  PeriodicForceResponseSchema,
+  type JobDeregisterResponse,
+  type JobDispatchResponse,
+  type JobRegisterResponse,
+  type JobStabilityResponse,
   type JobVersionsResponse,
   type PeriodicForceResponse,
-} from './schemas';
+} from './schemas/responses';
 import { base64DecodedLength, requireNonEmpty, requireNonNegativeInt, requirePayloadSize } from './validate';
 
 export interface JobListOptions extends PrefixListOptions {
@@ -128,8 +127,18 @@ export interface DeregisterOptions extends PlainWriteOptions {
 }
 
 const JobListSchema = z.array(JobStubSchema);
-const AllocStubListSchema = z.array(AllocationStubSchema);
-const AllocStatusListSchema = z.array(AllocationStatusSchema);
+/*
+ * The allocation schemas (an allocation embeds the whole job) are built when a job's allocations are
+ * first read: a plan reads none (see SchedClient).
+ */
+const allocationLists = lazyModule(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const schemas = require('./schemas/allocation') as typeof import('./schemas/allocation');
+  return {
+    stubs: z.array(schemas.AllocationStubSchema),
+    statuses: z.array(schemas.AllocationStatusSchema),
+  };
+});
 const EvaluationListSchema = z.array(EvaluationSchema);
 const DeploymentListSchema = z.array(DeploymentSchema);
 // A job with no deployment answers `null`.
@@ -235,12 +244,12 @@ export class JobsApi {
 
   /** `GET /v1/job/<id>/allocations`. */
   async allocations(jobId: string, opts: JobAllOptions = {}): Promise<Result<AllocationStub[]>> {
-    return this.t.get(jobPath(jobId, '/allocations'), AllocStubListSchema, allocationsQuery(opts));
+    return this.t.get(jobPath(jobId, '/allocations'), allocationLists().stubs, allocationsQuery(opts));
   }
 
   /** {@link allocations}, each decoded only for its group and status (AllocationStatusSchema). */
   async allocationStatuses(jobId: string, opts: JobAllOptions = {}): Promise<Result<AllocationStatus[]>> {
-    return this.t.get(jobPath(jobId, '/allocations'), AllocStatusListSchema, allocationsQuery(opts));
+    return this.t.get(jobPath(jobId, '/allocations'), allocationLists().statuses, allocationsQuery(opts));
   }
 
   /** `GET /v1/job/<id>/evaluations`. */

@@ -6,6 +6,7 @@ export * from './schemas/constraints';
 export * from './schemas/resources';
 export * from './schemas/services';
 export * from './schemas/job';
+export * from './schemas/alloc-metric';
 export * from './schemas/allocation';
 export * from './schemas/evaluation';
 export * from './schemas/deployment';

@@ -2,6 +2,7 @@
  * Finding and reading synthesized stacks: `cdktf.out/manifest.json` lists them, each stack's
  * `cdk.tf.json` sits under `stacks/<name>/`.
  */
+import { safeParseOnce } from '../../common/parse-once';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -43,7 +44,7 @@ export async function listSynthesizedStacks(outdir: string): Promise<Synthesized
     'No synthesized stacks found',
     (reason) => `cannot read ${file} (${reason}); run "cdktf synth" first`,
   );
-  const parsed = ManifestSchema.safeParse(safeJson(text, file));
+  const parsed = safeParseOnce(ManifestSchema, safeJson(text, file));
   if (!parsed.success) {
     throw new ConfigError([
       diagnostic(

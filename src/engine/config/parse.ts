@@ -4,6 +4,7 @@
  * with or without `${}`) and the other shapes Terraform's JSON syntax allows (a block as an array of
  * one object, locals as an array). All problems are collected and thrown as one ConfigError.
  */
+import { safeParseOnce } from '../../common/parse-once';
 import { z } from 'zod';
 import type { AttrPath } from '../../provider/values';
 import type { Expr } from '../expressions/ast';
@@ -97,7 +98,7 @@ const UNSUPPORTED_BLOCKS: Record<string, string> = {
 /** Parses and validates a synthesized configuration. Throws ConfigError listing every problem found. */
 export function parseStackConfig(json: unknown, opts: ParseOptions = {}): StackConfig {
   const diagnostics: ConfigDiagnostic[] = [];
-  const top = CdkTfJsonSchema.safeParse(json);
+  const top = safeParseOnce(CdkTfJsonSchema, json);
   if (!top.success) {
     const issues = top.error.issues.map((i) =>
       diagnostic(

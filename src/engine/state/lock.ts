@@ -9,6 +9,7 @@
  * are kept apart by the lock info file, created exclusively (under a temporary name, then hard
  * linked to the lock name, which fails with EEXIST as an O_EXCL create would).
  */
+import { safeParseOnce } from '../../common/parse-once';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
@@ -208,7 +209,7 @@ async function removeIfId(statePath: string, id: string): Promise<boolean> {
   }
   let info: LockInfo | null = null;
   try {
-    const parsed = LockInfoSchema.safeParse(JSON.parse(await readFile(aside, 'utf8')));
+    const parsed = safeParseOnce(LockInfoSchema, JSON.parse(await readFile(aside, 'utf8')));
     info = parsed.success ? parsed.data : null;
   } catch {
     info = null;

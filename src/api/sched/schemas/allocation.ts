@@ -11,6 +11,7 @@ import {
   list,
   map,
 } from './common';
+import { AllocMetricSchema } from './alloc-metric';
 import { JobSchema } from './job';
 import { AllocatedResourcesSchema, ResourcesSchema } from './resources';
 
@@ -76,32 +77,6 @@ export const RescheduleTrackerSchema = z.looseObject({
   LastReschedule: OptString,
 });
 export type RescheduleTracker = z.infer<typeof RescheduleTrackerSchema>;
-
-export const NodeScoreMetaSchema = z.looseObject({
-  NodeID: OptString,
-  Scores: map(z.number()),
-  NormScore: OptNumber,
-});
-
-export const AllocMetricSchema = z.looseObject({
-  NodesEvaluated: OptNumber,
-  NodesFiltered: OptNumber,
-  NodesInPool: OptNumber,
-  NodePool: OptString,
-  NodesAvailable: map(z.number()),
-  ClassFiltered: map(z.number()),
-  ConstraintFiltered: map(z.number()),
-  NodesExhausted: OptNumber,
-  ClassExhausted: map(z.number()),
-  DimensionExhausted: map(z.number()),
-  QuotaExhausted: StringList,
-  ResourcesExhausted: map(z.unknown()),
-  Scores: map(z.number()),
-  ScoreMetaData: list(NodeScoreMetaSchema),
-  AllocationTime: Duration,
-  CoalescedFailures: OptNumber,
-});
-export type AllocMetric = z.infer<typeof AllocMetricSchema>;
 
 export const AllocDeploymentStatusSchema = z.looseObject({
   Healthy: z.boolean().nullish(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Duration, NanoTime, OptBool, OptNumber, OptString, map } from './common';
-import { AllocMetricSchema } from './allocation';
+import { AllocMetricSchema } from './alloc-metric';
 
 /**
  * TriggeredBy: seen `job-register` (Nomad has many more: `job-deregister`, `periodic-job`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OptNumber, OptString, StringList, list, map } from './common';
-import { AllocMetricSchema } from './allocation';
+import { AllocMetricSchema } from './alloc-metric';
 import { EvaluationSchema } from './evaluation';
 
 /** Type: seen `Added`, `Edited`; Nomad also sends `Deleted` and `None`. Open string. */

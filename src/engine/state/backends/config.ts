@@ -3,6 +3,7 @@
  * environment variables Terraform reads for it. Backends this engine does not implement are refused
  * here, before a command locks, reads or changes anything.
  */
+import { safeParseOnce } from '../../../common/parse-once';
 import { z } from 'zod';
 import { BackendError } from './types';
 
@@ -113,7 +114,7 @@ function zodMessage(type: string, error: z.ZodError): string {
 }
 
 function parseWith<T>(schema: z.ZodType<T>, type: string, raw: unknown): T {
-  const r = schema.safeParse(raw ?? {});
+  const r = safeParseOnce(schema, raw ?? {});
   if (!r.success) throw new BackendError(zodMessage(type, r.error));
   return r.data;
 }

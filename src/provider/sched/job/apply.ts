@@ -5,7 +5,8 @@
  */
 import { formatDuration } from '../../../api/duration';
 import { ConflictError, NotFoundError, ValidationError } from '../../../api/errors';
-import { JobSchema, type Deployment, type Job, type JobSubmission } from '../../../api/sched/schemas';
+import type { Deployment } from '../../../api/sched/schemas/deployment';
+import { JobSchema, type Job, type JobSubmission } from '../../../api/sched/schemas/job';
 import type { ApplyContext, PlannedChange, State } from '../../resource';
 import { ResourceApplyError } from '../../common/errors';
 import { knownStringMap } from '../../common/shape';

@@ -7,7 +7,7 @@ import { neutralJob } from '../../../api/dialect/nomad-jobspec';
 import { copyJson } from '../../../api/json-copy';
 import { formatIssuePath } from '../../../api/issue-path';
 import { safeParseFast } from '../../../api/zod-fast-parse';
-import { JobSchema, type Job } from '../../../api/sched/schemas';
+import { JobSchema, type Job } from '../../../api/sched/schemas/job';
 import type { SchedClient } from '../../../api/sched/client';
 import { ValidationError } from '../../../api/errors';
 import type { Diagnostic } from '../../values';

@@ -6,7 +6,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { ApiError, NotFoundError, ValidationError } from '../../../api/errors';
-import { JobSchema, type Job, type JobPlanPassedDiffResponse } from '../../../api/sched/schemas';
+import { JobSchema, type Job } from '../../../api/sched/schemas/job';
+import type { JobPlanPassedDiffResponse } from '../../../api/sched/schemas/plan';
 import type { Config, PlannedChange, SchedulerAnnotations, State } from '../../resource';
 import { UNKNOWN, containsUnknown, type Diagnostic } from '../../values';
 import { errorMessage, isUnreachable } from '../../common/errors';
