@@ -125,8 +125,9 @@ export class ClientRunner {
         !sim &&
         Object.keys(a.TaskStates).length === 0
       ) {
-        // Start on the next turn: the commit that placed it is still being delivered.
-        setImmediate(() => this.launchCurrent(a));
+        // Start once the commit that placed it has been delivered (a microtask: a turn of the event
+        // loop would first wait for all the I/O it polled, a few ms per placement under load).
+        queueMicrotask(() => this.launchCurrent(a));
       } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
         setImmediate(() => this.kill(sim));
       } else if (a.DesiredStatus !== 'run' && !sim && !isClientTerminal(a)) {
