@@ -474,7 +474,19 @@ export class ClientRunner {
   }
 
   private schedule(t: TaskSim, ns: number, fn: () => void): void {
-    t.cancel.push(this.ctx.clock.after(ns, fn));
+    if (ns > 0) {
+      t.cancel.push(this.ctx.clock.after(ns, fn));
+      return;
+    }
+    // No delay (start_block_for unset, a restart without delay): right after the change that led to
+    // it, as its own commit. A zero timer fires a loop turn and at least 1 ms later.
+    let cancelled = false;
+    queueMicrotask(() => {
+      if (!cancelled && !this.stopped) fn();
+    });
+    t.cancel.push(() => {
+      cancelled = true;
+    });
   }
 
   private cancelAll(sim: AllocSim): void {
