@@ -82,24 +82,31 @@ export class EvalBroker {
       this.delayed.set(ev.ID, cancel);
       return;
     }
-    this.enqueue(ev.ID);
+    this.enqueue(ev.ID, ev.TriggeredBy === 'job-register');
   }
 
   private unblock(): void {
     for (const id of this.blocked) this.enqueue(id);
   }
 
-  private enqueue(id: string): void {
+  private enqueue(id: string, soon = false): void {
     if (this.stopped || this.queued.has(id)) return;
     this.queued.add(id);
     this.queue.push(id);
-    this.schedule();
+    this.schedule(soon);
   }
 
-  private schedule(): void {
+  /**
+   * `soon`: the evaluation of a registration, which nothing else queued waits on, runs right after the
+   * commit that created it (a microtask) when the broker is idle: a turn of the event loop would
+   * first wait for all the I/O it polled. The rest keep their turn, behind what the same commits
+   * queued for the next turn (the deployment watcher's reviews).
+   */
+  private schedule(soon = false): void {
     if (this.scheduled || this.stopped) return;
     this.scheduled = true;
-    setImmediate(() => this.drain());
+    if (soon) queueMicrotask(() => this.drain());
+    else setImmediate(() => this.drain());
   }
 
   private drain(): void {

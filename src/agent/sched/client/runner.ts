@@ -125,8 +125,9 @@ export class ClientRunner {
         !sim &&
         Object.keys(a.TaskStates).length === 0
       ) {
-        // Start on the next turn: the commit that placed it is still being delivered.
-        setImmediate(() => this.launchCurrent(a));
+        // Start once the commit that placed it has been delivered (a microtask: a turn of the event
+        // loop would first wait for all the I/O it polled, a few ms per placement under load).
+        queueMicrotask(() => this.launchCurrent(a));
       } else if (a.DesiredStatus !== 'run' && sim && !sim.killed) {
         setImmediate(() => this.kill(sim));
       } else if (a.DesiredStatus !== 'run' && !sim && !isClientTerminal(a)) {
@@ -473,7 +474,19 @@ export class ClientRunner {
   }
 
   private schedule(t: TaskSim, ns: number, fn: () => void): void {
-    t.cancel.push(this.ctx.clock.after(ns, fn));
+    if (ns > 0) {
+      t.cancel.push(this.ctx.clock.after(ns, fn));
+      return;
+    }
+    // No delay (start_block_for unset, a restart without delay): right after the change that led to
+    // it, as its own commit. A zero timer fires a loop turn and at least 1 ms later.
+    let cancelled = false;
+    queueMicrotask(() => {
+      if (!cancelled && !this.stopped) fn();
+    });
+    t.cancel.push(() => {
+      cancelled = true;
+    });
   }
 
   private cancelAll(sim: AllocSim): void {

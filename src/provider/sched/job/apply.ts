@@ -185,7 +185,11 @@ async function registerAndWait(
       await destroyJob(ctx, ref, { purge: true, detach: false, deadline: dl, onProgress: apply?.onProgress });
       enforceIndex = 0;
     }
-    let registered: { EvalID?: string | null; EvalCreateIndex?: number | null };
+    let registered: {
+      EvalID?: string | null;
+      EvalCreateIndex?: number | null;
+      JobModifyIndex?: number | null;
+    };
     try {
       ({ value: registered } = await ctx.client.jobs.register(job, {
         namespace: ref.namespace,
@@ -214,7 +218,8 @@ async function registerAndWait(
       }
       throw e;
     }
-    const stored = storedJob(ctx, ref, job, enforceIndex, dl.signal).then((value) => {
+    const registeredAt = registered.JobModifyIndex;
+    const stored = storedJob(ctx, ref, job, enforceIndex, registeredAt, dl.signal).then((value) => {
       report(
         `registered job ${ref.id} version ${value.Version ?? 0}${registered.EvalID ? ` (evaluation ${short(registered.EvalID)})` : ''}`,
       );
@@ -265,18 +270,25 @@ async function registerAndWait(
 /**
  * The job as the cluster stored it, for its version. Check-and-set on index 0 only lets a job through
  * that did not exist, and a new job is version 0 (as in Nomad: a purged job starts over), so that
- * needs no read. Otherwise the stored copy is read while the wait follows the evaluation.
+ * needs no read. Otherwise the stored copy is read while the wait follows the evaluation; if the job
+ * was registered again by then (`registeredAt`, the registration's JobModifyIndex, no longer matches:
+ * a rollout that failed at once and auto-reverted), the version registered is looked up among the
+ * job's versions, so that the wait follows that version's deployment and reports its failure.
  */
 async function storedJob(
   ctx: SchedProviderContext,
   ref: JobRef,
   job: Job,
   enforceIndex: number,
+  registeredAt: number | null | undefined,
   signal: AbortSignal,
 ): Promise<Job> {
   if (enforceIndex === 0) return { ...job, Version: 0 };
-  const { value } = await ctx.client.jobs.read(ref.id, { namespace: ref.namespace, signal });
-  return value;
+  const opts = { namespace: ref.namespace, signal };
+  const { value } = await ctx.client.jobs.read(ref.id, opts);
+  if (!registeredAt || value.JobModifyIndex === registeredAt) return value;
+  const { value: history } = await ctx.client.jobs.versions(ref.id, opts);
+  return history.Versions?.find((v) => v.JobModifyIndex === registeredAt) ?? value;
 }
 
 function refFromPlan(change: PlannedChange, priv: JobPrivate): JobRef | undefined {
