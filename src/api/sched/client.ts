@@ -28,6 +28,9 @@ const apis = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+type LazyApiName = keyof typeof apis;
+type LazyApi<K extends LazyApiName> = InstanceType<ReturnType<(typeof apis)[K]>>;
+
 /**
  * Typed client of the scheduler API. Every read resolves to `{ value, meta }`; every call takes an
  * options object (namespace, region, index, wait, token, signal, ...). Rules of the spec that the
@@ -36,13 +39,8 @@ const apis = {
 export class SchedClient {
   readonly transport: Transport;
   readonly jobs: JobsApi;
-  private acl_?: AclApi;
-  private allocations_?: AllocationsApi;
-  private deployments_?: DeploymentsApi;
-  private evaluations_?: EvaluationsApi;
-  private events_?: EventsApi;
-  private namespaces_?: NamespacesApi;
-  private nodes_?: NodesApi;
+  /** The APIs built so far, each on its first use (see `apis`). */
+  private readonly built = new Map<LazyApiName, unknown>();
 
   /** Pass options to own a new transport, or an existing scheduler transport to share it. */
   constructor(opts: SchedClientOptions | Transport = {}) {
@@ -56,31 +54,41 @@ export class SchedClient {
   }
 
   get allocations(): AllocationsApi {
-    return (this.allocations_ ??= new (apis.allocations())(this.transport));
+    return this.api('allocations');
   }
 
   get deployments(): DeploymentsApi {
-    return (this.deployments_ ??= new (apis.deployments())(this.transport));
+    return this.api('deployments');
   }
 
   get evaluations(): EvaluationsApi {
-    return (this.evaluations_ ??= new (apis.evaluations())(this.transport));
+    return this.api('evaluations');
   }
 
   get nodes(): NodesApi {
-    return (this.nodes_ ??= new (apis.nodes())(this.transport));
+    return this.api('nodes');
   }
 
   get namespaces(): NamespacesApi {
-    return (this.namespaces_ ??= new (apis.namespaces())(this.transport));
+    return this.api('namespaces');
   }
 
   get events(): EventsApi {
-    return (this.events_ ??= new (apis.events())(this.transport));
+    return this.api('events');
   }
 
   get acl(): AclApi {
-    return (this.acl_ ??= new (apis.acl())(this.transport));
+    return this.api('acl');
+  }
+
+  private api<K extends LazyApiName>(name: K): LazyApi<K> {
+    let api = this.built.get(name) as LazyApi<K> | undefined;
+    if (api === undefined) {
+      const Api = apis[name]() as new (transport: Transport) => LazyApi<K>;
+      api = new Api(this.transport);
+      this.built.set(name, api);
+    }
+    return api;
   }
 
   /** Releases the connection pool (shared pools close when their last user closes). */
